@@ -1,9 +1,17 @@
 //! `framejit._native`: a thin PyO3 module over framejit's Rust crates.
 
+mod bytecode;
+mod errors;
+
 use pyo3::prelude::*;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("BytecodeError", m.py().get_type::<errors::BytecodeError>())?;
+    m.add_class::<bytecode::NativeBytecode>()?;
+    m.add_function(wrap_pyfunction!(bytecode::opcode_table, m)?)?;
+    m.add_function(wrap_pyfunction!(bytecode::stack_effect, m)?)?;
+    m.add_function(wrap_pyfunction!(bytecode::listing, m)?)?;
     Ok(())
 }

@@ -7,3 +7,6 @@ pub mod v3_13;
 pub mod v3_14;
 pub mod v3_8;
 pub mod v3_9;
+
+#[cfg(test)]
+mod tests;

@@ -86,6 +86,14 @@ FLOW = [
     (("RETURN_CONST",), 12, 13, "Exit"),
 ]
 
+# Stack effects where dis.stack_effect of a version disagrees with what the frame really holds:
+# (opname, first minor, last minor, fall-through effect, jump effect).
+# RETURN_GENERATOR: the generator frame is resumed with the value sent to it on the stack (the POP_TOP
+# after it discards that value); 3.13 corrected dis.stack_effect to +1, 3.11 and 3.12 say 0.
+EFFECT_CORRECTIONS = [
+    ("RETURN_GENERATOR", 11, 12, 1, 1),
+]
+
 
 def in_range(first, last):
     return first <= MINOR <= last
@@ -494,6 +502,9 @@ def build():
     effects = {}
 
     def effect_of(name, code, takes_arg):
+        for n, first, last, fall, jump in EFFECT_CORRECTIONS:
+            if n == name and in_range(first, last):
+                return [(fall, []), (jump, [])]
         try:
             return fit_effect(name, code, takes_arg)
         except Refused as e:

@@ -563,6 +563,10 @@ class Bytecode(MutableSequence):
     def to_code(self) -> Union[types.CodeType, "CodeModel"]:
         """A code object: a live one for this interpreter's version, a :class:`CodeModel` otherwise."""
         code, linetable, exctable, stacksize = self.assemble()
+        if self._code is not None:
+            # CPython 3.8/3.9 size the stack before their peephole optimizer folds constants, so the
+            # original can exceed what the final code needs: never give less than the original had.
+            stacksize = max(stacksize, self._code.co_stacksize)
         fields: dict[str, Any] = dict(
             co_code=code,
             co_stacksize=stacksize,

@@ -69,8 +69,13 @@ def check(code: types.CodeType, stats: dict, failures: list) -> None:
         stats["exceptiontable_diff"] += 1
         ok = False
     if stacksize != code.co_stacksize:
-        stats["stacksize_diff"] += 1
-        ok = False
+        if stacksize < code.co_stacksize and sys.version_info < (3, 10) and rebuilt.co_stacksize == code.co_stacksize:
+            # 3.8/3.9 size the stack before the peephole optimizer folds constants; to_code keeps the
+            # larger original value, and this counts how often the final code needs less.
+            stats["stacksize_below_peephole"] += 1
+        else:
+            stats["stacksize_diff"] += 1
+            ok = False
     if linetable != getattr(code, LINETABLE):
         stats["linetable_bytes_diff"] += 1
         if shown_lines(rebuilt) != shown_lines(code):
@@ -158,7 +163,12 @@ def run_workloads(stats: dict, failures: list) -> None:
         mod = types.ModuleType(orig.__name__)
         mod.__file__ = path
         mod.__package__ = orig.__package__
-        exec(new_code, mod.__dict__)
+        try:
+            exec(new_code, mod.__dict__)
+        except Exception as e:
+            stats["workload_errors"] += 1
+            failures.append({"workload": modname, "error": f"executing the rebuilt module: {type(e).__name__}: {e}"})
+            continue
         try:
             want = repr(eval(expr, {"m": orig}))
         except Exception as e:  # the workload itself is wrong on this version
@@ -188,6 +198,7 @@ def main() -> None:
             "co_code_diff",
             "exceptiontable_diff",
             "stacksize_diff",
+            "stacksize_below_peephole",
             "linetable_bytes_diff",
             "linetable_shown_diff",
             "code_object_unequal",

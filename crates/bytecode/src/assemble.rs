@@ -27,7 +27,7 @@ fn err(message: impl Into<String>) -> BytecodeError {
 }
 
 /// How many EXTENDED_ARG prefixes `arg` needs.
-fn prefixes(arg: u32) -> u32 {
+pub fn needed_prefixes(arg: u32) -> u32 {
     match arg {
         0..=0xff => 0,
         0x100..=0xffff => 1,
@@ -45,6 +45,8 @@ struct Slot {
     /// Index into `slots` of the jump target (== slots.len() for the end of the code).
     target: Option<usize>,
     ext: u32,
+    /// Prefixes to write at least.
+    pad: u32,
     loc: Location,
 }
 
@@ -93,7 +95,7 @@ fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
     for (i, item) in bc.items.iter().enumerate() {
         match item {
             Item::Label(_) => {}
-            Item::Instr(Instr { op, arg, loc }) => {
+            Item::Instr(Instr { op, arg, loc, pad }) => {
                 let (arg, target) = match (arg, op.jump()) {
                     (Arg::Jump(l), Some(_)) => (0, Some(resolve(*l, i, "jump")?)),
                     (Arg::Raw(a), None) => (*a, None),
@@ -113,12 +115,14 @@ fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
                         .item(i)
                         .op(op.name));
                 }
+                let pad = u32::from(*pad).min(3);
                 slots.push(Slot {
                     item: i,
                     op,
                     arg,
                     target,
-                    ext: prefixes(arg),
+                    ext: needed_prefixes(arg).max(pad),
+                    pad,
                     loc: *loc,
                 });
             }
@@ -245,7 +249,7 @@ fn layout(t: &OpcodeTable, slots: &mut [Slot]) -> Result<Vec<u32>> {
                 }
             };
             slots[i].arg = arg;
-            let need = prefixes(arg);
+            let need = needed_prefixes(arg).max(slots[i].pad);
             if need > slots[i].ext {
                 slots[i].ext = need;
                 changed = true;

@@ -212,7 +212,16 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
             .get(r.start as usize)
             .copied()
             .unwrap_or(Location::default());
-        bc.items.push(Item::Instr(Instr { op: r.op, arg, loc }));
+        // Keep the prefix count as written: an encoder may pad (3.8/3.9's peephole leaves
+        // `EXTENDED_ARG 0`), and jump layouts can have several self-consistent solutions (3.8/3.9
+        // iterate from zero and need not reach the least one). The assembler starts from it.
+        let pad = (r.size - 1 - u32::from(r.op.caches)) as u8;
+        bc.items.push(Item::Instr(Instr {
+            op: r.op,
+            arg,
+            loc,
+            pad,
+        }));
     }
     push_markers(&mut bc, units);
     Ok(bc)

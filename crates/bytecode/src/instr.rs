@@ -26,9 +26,23 @@ pub struct Instr {
     pub op: &'static OpInfo,
     pub arg: Arg,
     pub loc: Location,
+    /// EXTENDED_ARG prefixes to write even where the argument needs fewer: decoding keeps the count
+    /// as written, because CPython 3.8/3.9's peephole optimizer leaves `EXTENDED_ARG 0` before jumps
+    /// it shortened, and their jump layout need not be the least one. The assembler writes
+    /// `max(pad, needed)` prefixes; new instructions have 0.
+    pub pad: u8,
 }
 
 impl Instr {
+    pub fn new(op: &'static OpInfo, arg: Arg, loc: Location) -> Self {
+        Instr {
+            op,
+            arg,
+            loc,
+            pad: 0,
+        }
+    }
+
     /// The encoded argument for non-jumps (0 for jumps, whose argument depends on layout).
     pub fn raw_arg(&self) -> u32 {
         match self.arg {

@@ -57,7 +57,10 @@ pub fn stack_depth(instrs: &[FlowInstr], handlers: &[(usize, usize, usize, u32)]
         }
         Ok(())
     };
-    push(&mut work, &mut depth_in, 0, 0, &instrs[0])?;
+    // A 3.10 generator starts with GEN_START, which pops the value of the first send(): the frame
+    // starts with that value on the stack. (3.11+ push it at RETURN_GENERATOR, in the opcode table.)
+    let entry = i64::from(instrs[0].op.name == "GEN_START");
+    push(&mut work, &mut depth_in, 0, entry, &instrs[0])?;
     while let Some(start) = work.pop() {
         let mut i = start;
         let mut d = depth_in[i];

@@ -193,11 +193,7 @@ impl NativeBytecode {
                     } else {
                         Arg::Raw(raw)
                     };
-                    Item::Instr(Instr {
-                        op,
-                        arg,
-                        loc: loc_from(&tup.get_item(4)?)?,
-                    })
+                    Item::Instr(Instr::new(op, arg, loc_from(&tup.get_item(4)?)?))
                 }
                 1 => {
                     let l = Label(tup.get_item(1)?.extract()?);

@@ -144,7 +144,7 @@ static OPS: [OpInfo; 181] = [
     // PRECALL_NO_KW_BUILTIN_FAST: dis.stack_effect refuses it; effect of PRECALL
     OpInfo { name: "PRECALL_NO_KW_BUILTIN_FAST", code: 73, arg: ArgKind::Int, caches: 1, effect: fx(0, &[(Feature::Oparg, -1)]), jump_effect: fx(0, &[(Feature::Oparg, -1)]), flow: Flow::Next, kind: OpKind::Specialized { base: 166 } },
     OpInfo { name: "LOAD_ASSERTION_ERROR", code: 74, arg: ArgKind::None, caches: 0, effect: fx(1, &[]), jump_effect: fx(1, &[]), flow: Flow::Next, kind: OpKind::Real },
-    OpInfo { name: "RETURN_GENERATOR", code: 75, arg: ArgKind::None, caches: 0, effect: fx(0, &[]), jump_effect: fx(0, &[]), flow: Flow::Next, kind: OpKind::Real },
+    OpInfo { name: "RETURN_GENERATOR", code: 75, arg: ArgKind::None, caches: 0, effect: fx(1, &[]), jump_effect: fx(1, &[]), flow: Flow::Next, kind: OpKind::Real },
     // PRECALL_NO_KW_BUILTIN_O: dis.stack_effect refuses it; effect of PRECALL
     OpInfo { name: "PRECALL_NO_KW_BUILTIN_O", code: 76, arg: ArgKind::Int, caches: 1, effect: fx(0, &[(Feature::Oparg, -1)]), jump_effect: fx(0, &[(Feature::Oparg, -1)]), flow: Flow::Next, kind: OpKind::Specialized { base: 166 } },
     // PRECALL_NO_KW_ISINSTANCE: dis.stack_effect refuses it; effect of PRECALL

@@ -147,7 +147,7 @@ static OPS: [OpInfo; 204] = [
     // LOAD_ATTR_INSTANCE_VALUE: dis.stack_effect refuses it; effect of LOAD_ATTR
     OpInfo { name: "LOAD_ATTR_INSTANCE_VALUE", code: 73, arg: ArgKind::Name { shift: 1 }, caches: 9, effect: fx(0, &[(Feature::Bit0, 1)]), jump_effect: fx(0, &[(Feature::Bit0, 1)]), flow: Flow::Next, kind: OpKind::Specialized { base: 106 } },
     OpInfo { name: "LOAD_ASSERTION_ERROR", code: 74, arg: ArgKind::None, caches: 0, effect: fx(1, &[]), jump_effect: fx(1, &[]), flow: Flow::Next, kind: OpKind::Real },
-    OpInfo { name: "RETURN_GENERATOR", code: 75, arg: ArgKind::None, caches: 0, effect: fx(0, &[]), jump_effect: fx(0, &[]), flow: Flow::Next, kind: OpKind::Real },
+    OpInfo { name: "RETURN_GENERATOR", code: 75, arg: ArgKind::None, caches: 0, effect: fx(1, &[]), jump_effect: fx(1, &[]), flow: Flow::Next, kind: OpKind::Real },
     // LOAD_ATTR_MODULE: dis.stack_effect refuses it; effect of LOAD_ATTR
     OpInfo { name: "LOAD_ATTR_MODULE", code: 76, arg: ArgKind::Name { shift: 1 }, caches: 9, effect: fx(0, &[(Feature::Bit0, 1)]), jump_effect: fx(0, &[(Feature::Bit0, 1)]), flow: Flow::Next, kind: OpKind::Specialized { base: 106 } },
     // LOAD_ATTR_PROPERTY: dis.stack_effect refuses it; effect of LOAD_ATTR

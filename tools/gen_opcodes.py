@@ -94,6 +94,21 @@ EFFECT_CORRECTIONS = [
     ("RETURN_GENERATOR", 11, 12, 1, 1),
 ]
 
+# Stack height an instruction reaches above both its start and its end, as the compiler's stack-depth
+# pass counts it: (opname, first minor, last minor, peak). 3.13 forms RETURN_CONST from
+# LOAD_CONST + RETURN_VALUE after sizing the stack, so the constant's slot still counts (3.12 forms it
+# before, and 3.14 has no RETURN_CONST).
+PEAKS = [
+    ("RETURN_CONST", 13, 13, 1),
+]
+
+
+def peak_of(name):
+    for n, first, last, peak in PEAKS:
+        if n == name and in_range(first, last):
+            return peak
+    return 0
+
 
 def in_range(first, last):
     return first <= MINOR <= last
@@ -657,9 +672,9 @@ def generate():
             w.append("    // %s: %s" % (name, note))
         w.append(
             "    OpInfo { name: %s, code: %d, arg: %s, caches: %d, effect: %s, jump_effect: %s, "
-            "flow: Flow::%s, kind: %s },"
-            % (rust_str(name), code, rust_arg(arg), caches, rust_effect(eff[0]), rust_effect(eff[1]), flow,
-               rust_kind(kind, base, name, codes)))
+            "peak: %d, flow: Flow::%s, kind: %s },"
+            % (rust_str(name), code, rust_arg(arg), caches, rust_effect(eff[0]), rust_effect(eff[1]),
+               peak_of(name), flow, rust_kind(kind, base, name, codes)))
     w.append("];")
     by_code = ["NO_OP"] * 256
     for i, (name, code, kind, _) in enumerate(ops):

@@ -163,12 +163,16 @@ def run_workloads(stats: dict, failures: list) -> None:
         mod = types.ModuleType(orig.__name__)
         mod.__file__ = path
         mod.__package__ = orig.__package__
+        # enum.global_enum and friends write into sys.modules[__name__] while the module runs
+        sys.modules[orig.__name__] = mod
         try:
             exec(new_code, mod.__dict__)
         except Exception as e:
             stats["workload_errors"] += 1
             failures.append({"workload": modname, "error": f"executing the rebuilt module: {type(e).__name__}: {e}"})
             continue
+        finally:
+            sys.modules[orig.__name__] = orig
         try:
             want = repr(eval(expr, {"m": orig}))
         except Exception as e:  # the workload itself is wrong on this version
@@ -218,7 +222,7 @@ def main() -> None:
         try:
             with open(path, "rb") as f:
                 code = compile(f.read(), path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, UnicodeDecodeError):
+        except (SyntaxError, ValueError, UnicodeDecodeError, OSError):
             stats["files_skipped"] += 1
             continue
         stats["files"] += 1

@@ -323,7 +323,7 @@ pub fn assemble(bc: &Bytecode) -> Result<Assembled> {
         .iter()
         .map(|r| (r.start, r.end, r.handler, r.depth + 1 + u32::from(r.lasti)))
         .collect();
-    let stacksize = stack_depth(&flow, &handlers)?;
+    let stacksize = stack_depth(bc.version, &flow, &handlers)?;
 
     Ok(Assembled {
         code,

@@ -158,6 +158,9 @@ pub struct OpInfo {
     pub effect: StackEffect,
     /// Net stack effect when the jump is taken (equal to `effect` for non-jumps).
     pub jump_effect: StackEffect,
+    /// Height reached inside the instruction above both its start and end, as the compiler sizes the
+    /// stack (3.13's RETURN_CONST still counts the constant of the LOAD_CONST it was formed from).
+    pub peak: u8,
     pub flow: Flow,
     pub kind: OpKind,
 }

@@ -3,6 +3,7 @@
 
 use crate::error::{BytecodeError, ErrorKind, Result};
 use crate::opcode::{Flow, OpInfo};
+use crate::version::PyVersion;
 
 /// An instruction as the stack-depth walk sees it.
 #[derive(Clone, Copy, Debug)]
@@ -20,12 +21,124 @@ pub struct FlowInstr {
 /// Deeper than this is taken as a loop that pushes without popping.
 const DEPTH_LIMIT: i64 = 1 << 20;
 
+fn error(ins: &FlowInstr, message: impl Into<String>) -> BytecodeError {
+    BytecodeError::new(ErrorKind::StackDepth, message)
+        .at(ins.offset)
+        .item(ins.item)
+        .op(ins.op.name)
+}
+
+struct Walk<'a> {
+    instrs: &'a [FlowInstr],
+    /// The handler and its entry depth for each instruction an exception range covers.
+    cover: Vec<Option<(usize, i64)>>,
+    /// Deepest entry depth seen per instruction; -1 before it is reached.
+    depth_in: Vec<i64>,
+    work: Vec<usize>,
+    max: i64,
+    /// Walking code no path reaches, from guessed depths: an underflow ends the run, not the walk.
+    dead: bool,
+}
+
+impl Walk<'_> {
+    fn push(&mut self, i: usize, d: i64, from: &FlowInstr) -> Result<()> {
+        if d > DEPTH_LIMIT {
+            return Err(error(from, "the stack grows without bound around a loop"));
+        }
+        if i < self.depth_in.len() && d > self.depth_in[i] {
+            self.depth_in[i] = d;
+            self.work.push(i);
+        }
+        Ok(())
+    }
+
+    /// Walk from every instruction in the work list until nothing deeper is found.
+    fn run(&mut self) -> Result<()> {
+        let n = self.instrs.len();
+        while let Some(mut i) = self.work.pop() {
+            let mut d = self.depth_in[i];
+            loop {
+                let ins = self.instrs[i];
+                if let Some((h, hd)) = self.cover[i] {
+                    self.push(h, hd, &ins)?;
+                }
+                let after = d + i64::from(ins.op.stack_effect(ins.arg, Some(false)));
+                if after < 0 {
+                    if self.dead {
+                        break;
+                    }
+                    return Err(error(
+                        &ins,
+                        format!(
+                            "stack underflow: {} finds {} value(s) on the stack",
+                            ins.op.name, d
+                        ),
+                    ));
+                }
+                self.max = self.max.max(d.max(after) + i64::from(ins.op.peak));
+                if let Some(t) = ins.target {
+                    let jd = d + i64::from(ins.op.stack_effect(ins.arg, Some(true)));
+                    if jd >= 0 {
+                        self.max = self.max.max(jd);
+                        self.push(t, jd, &ins)?;
+                    } else if !self.dead {
+                        return Err(error(&ins, "stack underflow on the jump"));
+                    }
+                }
+                if matches!(ins.op.flow, Flow::Jump | Flow::Exit) {
+                    break;
+                }
+                if i + 1 >= n {
+                    if self.dead {
+                        break;
+                    }
+                    return Err(error(
+                        &ins,
+                        "execution falls off the end of the code after this instruction",
+                    ));
+                }
+                // Go on in line while the next instruction has not been reached this deep already.
+                if after > self.depth_in[i + 1] {
+                    self.depth_in[i + 1] = after;
+                    i += 1;
+                    d = after;
+                } else {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The least depth at which the straight-line run from `i` does not underflow.
+    fn least_entry_depth(&self, i: usize) -> i64 {
+        let mut height = 0i64;
+        let mut need = 0i64;
+        for ins in &self.instrs[i..] {
+            if ins.target.is_some() {
+                need = need.max(-(height + i64::from(ins.op.stack_effect(ins.arg, Some(true)))));
+            }
+            height += i64::from(ins.op.stack_effect(ins.arg, Some(false)));
+            need = need.max(-height);
+            if matches!(ins.op.flow, Flow::Jump | Flow::Exit) {
+                break;
+            }
+        }
+        need
+    }
+}
+
 /// The maximum stack depth. `handlers` are `(first, end, handler, entry depth)` ranges of instruction
 /// indices (end exclusive): an instruction in the range may jump to `handler` with that depth.
-pub fn stack_depth(instrs: &[FlowInstr], handlers: &[(usize, usize, usize, u32)]) -> Result<u32> {
+pub fn stack_depth(
+    version: PyVersion,
+    instrs: &[FlowInstr],
+    handlers: &[(usize, usize, usize, u32)],
+) -> Result<u32> {
     let n = instrs.len();
+    let floor = version.info().min_stacksize;
     if n == 0 {
-        return Ok(0);
+        return Ok(floor);
     }
     let mut cover: Vec<Option<(usize, i64)>> = vec![None; n];
     for &(first, end, handler, depth) in handlers {
@@ -33,93 +146,36 @@ pub fn stack_depth(instrs: &[FlowInstr], handlers: &[(usize, usize, usize, u32)]
             *slot = Some((handler, i64::from(depth)));
         }
     }
-    let mut depth_in: Vec<i64> = vec![-1; n];
-    let mut work: Vec<usize> = Vec::new();
-    let mut max: i64 = 0;
-    let push = |work: &mut Vec<usize>,
-                depth_in: &mut Vec<i64>,
-                i: usize,
-                d: i64,
-                from: &FlowInstr|
-     -> Result<()> {
-        if d > DEPTH_LIMIT {
-            return Err(BytecodeError::new(
-                ErrorKind::StackDepth,
-                "the stack grows without bound around a loop",
-            )
-            .at(from.offset)
-            .item(from.item)
-            .op(from.op.name));
-        }
-        if i < depth_in.len() && d > depth_in[i] {
-            depth_in[i] = d;
-            work.push(i);
-        }
-        Ok(())
+    let mut w = Walk {
+        instrs,
+        cover,
+        depth_in: vec![-1; n],
+        work: Vec::new(),
+        max: 0,
+        dead: false,
     };
     // A 3.10 generator starts with GEN_START, which pops the value of the first send(): the frame
     // starts with that value on the stack. (3.11+ push it at RETURN_GENERATOR, in the opcode table.)
     let entry = i64::from(instrs[0].op.name == "GEN_START");
-    push(&mut work, &mut depth_in, 0, entry, &instrs[0])?;
-    while let Some(start) = work.pop() {
-        let mut i = start;
-        let mut d = depth_in[i];
-        loop {
-            let ins = &instrs[i];
-            max = max.max(d);
-            if let Some((h, hd)) = cover[i] {
-                push(&mut work, &mut depth_in, h, hd, ins)?;
-            }
-            let after = d + i64::from(ins.op.stack_effect(ins.arg, Some(false)));
-            if after < 0 {
-                return Err(BytecodeError::new(
-                    ErrorKind::StackDepth,
-                    format!(
-                        "stack underflow: {} finds {} value(s) on the stack",
-                        ins.op.name, d
-                    ),
-                )
-                .at(ins.offset)
-                .item(ins.item)
-                .op(ins.op.name));
-            }
-            if let Some(t) = ins.target {
-                let jd = d + i64::from(ins.op.stack_effect(ins.arg, Some(true)));
-                if jd < 0 {
-                    return Err(BytecodeError::new(
-                        ErrorKind::StackDepth,
-                        "stack underflow on the jump",
-                    )
-                    .at(ins.offset)
-                    .item(ins.item)
-                    .op(ins.op.name));
-                }
-                max = max.max(jd);
-                push(&mut work, &mut depth_in, t, jd, ins)?;
-            }
-            max = max.max(after);
-            match ins.op.flow {
-                Flow::Jump | Flow::Exit => break,
-                Flow::Next | Flow::Branch => {}
-            }
-            if i + 1 >= n {
-                return Err(BytecodeError::new(
-                    ErrorKind::StackDepth,
-                    "execution falls off the end of the code after this instruction",
-                )
-                .at(ins.offset)
-                .item(ins.item)
-                .op(ins.op.name));
-            }
-            // Continue in line while the next instruction has not been reached deeper already.
-            if after > depth_in[i + 1] {
-                depth_in[i + 1] = after;
-                i += 1;
-                d = after;
-            } else {
-                break;
-            }
+    w.push(0, entry, &instrs[0])?;
+    let mut cursor = 0usize;
+    loop {
+        w.run()?;
+        // Code no path reaches: CPython sized the stack before some of it became dead (a handler whose
+        // protected range was optimised to nothing keeps its code but loses its table entry), so it
+        // counts too. Its entry depth is gone; the least depth that does not underflow is a lower bound.
+        if !version.info().sizes_dead_code {
+            break;
         }
+        while cursor < n && w.depth_in[cursor] >= 0 {
+            cursor += 1;
+        }
+        if cursor == n {
+            break;
+        }
+        w.dead = true;
+        let d = w.least_entry_depth(cursor);
+        w.push(cursor, d, &instrs[cursor])?;
     }
-    Ok(u32::try_from(max).unwrap_or(u32::MAX))
+    Ok(u32::try_from(w.max).unwrap_or(u32::MAX).max(floor))
 }

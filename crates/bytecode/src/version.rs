@@ -25,6 +25,13 @@ pub struct VersionInfo {
     pub magic_range: (u16, u16),
     /// The marshal format version `marshal.version` of that release.
     pub marshal_version: u8,
+    /// Whether the compiler's stack sizing counts code that the final bytecode no longer reaches.
+    /// 3.11+ size the stack while a handler is still reachable and only then drop exception-table
+    /// entries whose range was optimised to nothing; 3.8-3.10 never visit unreachable code.
+    pub sizes_dead_code: bool,
+    /// The least `co_stacksize` the compiler gives. 3.13+ size the implicit `return None` at the end
+    /// of every body before removing it when unreachable, so a stack is never smaller than 1.
+    pub min_stacksize: u32,
 }
 
 pub const VERSIONS: [VersionInfo; 7] = [
@@ -34,6 +41,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3413,
         magic_range: (3400, 3419),
         marshal_version: 4,
+        sizes_dead_code: false,
+        min_stacksize: 0,
     },
     VersionInfo {
         version: PyVersion::V3_9,
@@ -41,6 +50,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3425,
         magic_range: (3420, 3429),
         marshal_version: 4,
+        sizes_dead_code: false,
+        min_stacksize: 0,
     },
     VersionInfo {
         version: PyVersion::V3_10,
@@ -48,6 +59,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3439,
         magic_range: (3430, 3449),
         marshal_version: 4,
+        sizes_dead_code: false,
+        min_stacksize: 0,
     },
     VersionInfo {
         version: PyVersion::V3_11,
@@ -55,6 +68,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3495,
         magic_range: (3450, 3499),
         marshal_version: 4,
+        sizes_dead_code: true,
+        min_stacksize: 0,
     },
     VersionInfo {
         version: PyVersion::V3_12,
@@ -62,6 +77,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3531,
         magic_range: (3500, 3549),
         marshal_version: 4,
+        sizes_dead_code: true,
+        min_stacksize: 0,
     },
     VersionInfo {
         version: PyVersion::V3_13,
@@ -69,6 +86,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3571,
         magic_range: (3550, 3599),
         marshal_version: 4,
+        sizes_dead_code: true,
+        min_stacksize: 1,
     },
     VersionInfo {
         version: PyVersion::V3_14,
@@ -76,6 +95,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic: 3627,
         magic_range: (3600, 3649),
         marshal_version: 5,
+        sizes_dead_code: true,
+        min_stacksize: 1,
     },
 ];
 

@@ -219,15 +219,79 @@ fn decode_lnotab(
 }
 
 fn encode_lnotab(firstlineno: i32, instrs: &[(u32, Location)]) -> Vec<u8> {
+    lnotab_writer(
+        firstlineno,
+        instrs.iter().map(|&(size, loc)| (size, loc.line, false)),
+        false,
+    )
+}
+
+/// 3.8/3.9: the code units at which a `co_lnotab` pair starts a new range, whether or not the line
+/// changes there (the `(255, 0)` pairs of a long bytecode delta excepted: they end mid-unit).
+///
+/// 3.8's compiler writes a pair for every instruction that *starts a line*, one that opened a
+/// statement or an expression on another line, even when its line equals the previous one; such
+/// `(n, 0)` pairs are invisible in the per-unit lines yet make 3.8's tracer fire a `line` event.
+/// [`decode_locations`] cannot show them; this does, and [`encode_lnotab_with_starts`] writes them
+/// back. (3.9 never writes a pair that leaves the line unchanged.)
+pub fn decode_lnotab_starts(table: &[u8], code_units: usize) -> Result<Vec<bool>, LineTableError> {
+    if table.len() % 2 != 0 {
+        return Err(LineTableError::OddLength { len: table.len() });
+    }
+    let mut starts = vec![false; code_units];
+    let mut bytes = 0usize;
+    for pair in table.chunks_exact(2) {
+        bytes = bytes.saturating_add(usize::from(pair[0]));
+        if pair != [255, 0] && bytes % 2 == 0 {
+            if let Some(s) = starts.get_mut(bytes / 2) {
+                *s = true;
+            }
+        }
+    }
+    Ok(starts)
+}
+
+/// 3.8/3.9: [`encode_locations`] with, per instruction, whether it starts a line (see
+/// [`decode_lnotab_starts`]). For 3.8, an instruction that starts a line gets a pair even if its
+/// line is unchanged (unless it is at the offset of the last pair); 3.9 ignores the flag. Any
+/// other version falls back to [`encode_locations`].
+pub fn encode_lnotab_with_starts(
+    version: PyVersion,
+    firstlineno: i32,
+    instrs: &[(u32, Location, bool)],
+) -> Vec<u8> {
+    match version {
+        PyVersion::V3_8 | PyVersion::V3_9 => lnotab_writer(
+            firstlineno,
+            instrs
+                .iter()
+                .map(|&(size, loc, start)| (size, loc.line, start)),
+            version == PyVersion::V3_8,
+        ),
+        _ => {
+            let plain: Vec<(u32, Location)> =
+                instrs.iter().map(|&(size, loc, _)| (size, loc)).collect();
+            encode_locations(version, firstlineno, &plain)
+        }
+    }
+}
+
+/// The 3.8/3.9 compiler's pair writer; `marks`: write a pair for a line start whose line did not
+/// change (3.8).
+fn lnotab_writer(
+    firstlineno: i32,
+    instrs: impl Iterator<Item = (u32, Option<i32>, bool)>,
+    marks: bool,
+) -> Vec<u8> {
     let mut out = Vec::new();
     let mut last_line = firstlineno;
     let mut last_offset: u64 = 0; // in code units
     let mut offset: u64 = 0;
-    for &(size, loc) in instrs {
-        if let Some(line) = loc.line.filter(|&l| l != 0) {
+    for (size, line, start) in instrs {
+        if let Some(line) = line.filter(|&l| l != 0) {
             let mut dline = i64::from(line) - i64::from(last_line);
-            if dline != 0 {
-                let mut dbytes = (offset - last_offset) * 2;
+            let mut dbytes = (offset - last_offset) * 2;
+            if dline != 0 || (marks && start && dbytes != 0) {
                 while dbytes > 255 {
                     out.extend_from_slice(&[255, 0]);
                     dbytes -= 255;

@@ -51,7 +51,10 @@ pub enum ArgKind {
     /// A cell or free variable: index into `co_cellvars + co_freevars` (3.8-3.10) or localsplus (3.11+).
     Free,
     /// `names[arg >> shift]` of a fixed list: comparison operators, BINARY_OP's operators, intrinsics, ...
-    Named { names: &'static [&'static str], shift: u8 },
+    Named {
+        names: &'static [&'static str],
+        shift: u8,
+    },
     /// A jump: the argument encodes a target offset.
     Jump(Jump),
 }
@@ -233,7 +236,10 @@ impl OpcodeTable {
             OpKind::Specialized { base } | OpKind::Instrumented { base: Some(base) } => base,
             _ => return op,
         };
-        u8::try_from(base).ok().and_then(|b| self.op(b)).unwrap_or(op)
+        u8::try_from(base)
+            .ok()
+            .and_then(|b| self.op(b))
+            .unwrap_or(op)
     }
 }
 

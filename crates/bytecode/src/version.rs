@@ -28,13 +28,55 @@ pub struct VersionInfo {
 }
 
 pub const VERSIONS: [VersionInfo; 7] = [
-    VersionInfo { version: PyVersion::V3_8, minor: 8, magic: 3413, magic_range: (3400, 3419), marshal_version: 4 },
-    VersionInfo { version: PyVersion::V3_9, minor: 9, magic: 3425, magic_range: (3420, 3429), marshal_version: 4 },
-    VersionInfo { version: PyVersion::V3_10, minor: 10, magic: 3439, magic_range: (3430, 3449), marshal_version: 4 },
-    VersionInfo { version: PyVersion::V3_11, minor: 11, magic: 3495, magic_range: (3450, 3499), marshal_version: 4 },
-    VersionInfo { version: PyVersion::V3_12, minor: 12, magic: 3531, magic_range: (3500, 3549), marshal_version: 4 },
-    VersionInfo { version: PyVersion::V3_13, minor: 13, magic: 3571, magic_range: (3550, 3599), marshal_version: 4 },
-    VersionInfo { version: PyVersion::V3_14, minor: 14, magic: 3627, magic_range: (3600, 3649), marshal_version: 5 },
+    VersionInfo {
+        version: PyVersion::V3_8,
+        minor: 8,
+        magic: 3413,
+        magic_range: (3400, 3419),
+        marshal_version: 4,
+    },
+    VersionInfo {
+        version: PyVersion::V3_9,
+        minor: 9,
+        magic: 3425,
+        magic_range: (3420, 3429),
+        marshal_version: 4,
+    },
+    VersionInfo {
+        version: PyVersion::V3_10,
+        minor: 10,
+        magic: 3439,
+        magic_range: (3430, 3449),
+        marshal_version: 4,
+    },
+    VersionInfo {
+        version: PyVersion::V3_11,
+        minor: 11,
+        magic: 3495,
+        magic_range: (3450, 3499),
+        marshal_version: 4,
+    },
+    VersionInfo {
+        version: PyVersion::V3_12,
+        minor: 12,
+        magic: 3531,
+        magic_range: (3500, 3549),
+        marshal_version: 4,
+    },
+    VersionInfo {
+        version: PyVersion::V3_13,
+        minor: 13,
+        magic: 3571,
+        magic_range: (3550, 3599),
+        marshal_version: 4,
+    },
+    VersionInfo {
+        version: PyVersion::V3_14,
+        minor: 14,
+        magic: 3627,
+        magic_range: (3600, 3649),
+        marshal_version: 5,
+    },
 ];
 
 impl PyVersion {
@@ -58,7 +100,10 @@ impl PyVersion {
 
     /// `PyVersion` for `3.minor`, if supported.
     pub fn from_minor(minor: u8) -> Option<PyVersion> {
-        VERSIONS.iter().find(|v| v.minor == minor).map(|v| v.version)
+        VERSIONS
+            .iter()
+            .find(|v| v.minor == minor)
+            .map(|v| v.version)
     }
 
     /// The version a `.pyc` magic number belongs to.

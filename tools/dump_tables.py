@@ -146,6 +146,50 @@ def record(code):
     )
 
 
+def synthetic_source():
+    """Edge cases the stdlib lacks or has few of: long bytecode deltas (a statement of more than
+    255 bytes), line jumps of hundreds of lines both ways, lines past 2**16, big exception table
+    values, long lines (columns past 127)."""
+    names = ", ".join("n%d" % i for i in range(130))
+    big = ", ".join("m%d" % i for i in range(20))
+    gap = "\n" * 300
+    src = [
+        "def long_statement():",
+        "    x = [%s]" % names,
+        "    y = 1",
+        "    return x, y",
+        "",
+        "def jumps():",
+        "    a = 1" + gap,
+        "    b = 2",
+        "    f(1," + gap,
+        "      2)",
+        "    g(3,",
+        "      4," + "\n" * 130,
+        "      5)",
+        "    return a",
+        "",
+        "def big_try():",
+        "    try:",
+        "        x = [%s]" % big,
+        "    except ValueError:",
+        "        return 1",
+        "    return x",
+        "",
+        "def long_line():",
+        "    return " + " + ".join("v%d" % i for i in range(30)),
+        "",
+    ]
+    src.append("\n" * 100000)
+    src += [
+        "def far_away():",
+        "    p = (1,",
+        "         2)",
+        "    return p",
+    ]
+    return "\n".join(src) + "\n"
+
+
 def walk(code):
     yield code
     for c in code.co_consts:
@@ -205,8 +249,15 @@ def main(argv):
     header = "# " + sys.version.replace("\n", " ")
     records = []  # (file, line)
     nfiles = ncodes = nfail = 0
+    synthetic = []
     with open(out_path, "w") as out:
         out.write(header + "\n")
+        out.write("#file <synthetic>\n")
+        for code in walk(compile(synthetic_source(), "<synthetic>", "exec", dont_inherit=True)):
+            line = record(code)
+            out.write(line + "\n")
+            synthetic.append(line)
+            ncodes += 1
         for path in source_files(root):
             try:
                 with open(path, "rb") as fh:
@@ -233,9 +284,9 @@ def main(argv):
             key=lambda k: (-interest(records[k][1]), lens[k], k),
         )
         chosen = set()
-        size = len(header) + 1
+        size = len(header) + 1 + sum(len(line) + 1 for line in synthetic)
         for k in ranked:
-            if size + lens[k] > budget * 2 // 5:
+            if size + lens[k] > budget // 3:
                 break
             chosen.add(k)
             size += lens[k]
@@ -250,6 +301,9 @@ def main(argv):
         chosen = sorted(chosen)
         with open(fixture_path, "w") as fx:
             fx.write(header + "\n")
+            fx.write("#file <synthetic>\n")
+            for line in synthetic:
+                fx.write(line + "\n")
             last = None
             for k in chosen:
                 rel, line = records[k]

@@ -9,7 +9,8 @@ one line of tab-separated fields:
     qualname  firstlineno  code_units  sizes  linetable  exceptiontable  locations
 
 - ``code_units``: ``len(co_code) // 2``.
-- ``sizes``: comma-separated size in code units of each instruction, found by
+- ``sizes``: comma-separated size in code units of each instruction (``SxN``
+  for N instructions of size S in a row), found by
   walking ``co_code``: ``EXTENDED_ARG`` prefixes belong to the instruction
   they prefix, 3.11+ inline ``CACHE`` units to the instruction before them.
 - ``linetable``: hex of ``co_lnotab`` (3.8, 3.9) or ``co_linetable`` (3.10+).
@@ -115,6 +116,18 @@ def rle(locs):
     return ",".join(out) or "-"
 
 
+def rle_sizes(sizes):
+    out = []
+    k = 0
+    while k < len(sizes):
+        j = k
+        while j < len(sizes) and sizes[j] == sizes[k]:
+            j += 1
+        out.append(str(sizes[k]) if j - k == 1 else "%dx%d" % (sizes[k], j - k))
+        k = j
+    return ",".join(out) or "-"
+
+
 def record(code):
     table = code.co_linetable if V >= (3, 10) else code.co_lnotab
     exc = code.co_exceptiontable.hex() if V >= (3, 11) else "-"
@@ -125,12 +138,56 @@ def record(code):
             name,
             str(code.co_firstlineno),
             str(len(code.co_code) // 2),
-            ",".join(map(str, instruction_sizes(code))) or "-",
+            rle_sizes(instruction_sizes(code)),
             table.hex() or "-",
             exc or "-",
             rle(unit_locations(code)),
         ]
     )
+
+
+def synthetic_source():
+    """Edge cases the stdlib lacks or has few of: long bytecode deltas (a statement of more than
+    255 bytes), line jumps of hundreds of lines both ways, lines past 2**16, big exception table
+    values, long lines (columns past 127)."""
+    names = ", ".join("n%d" % i for i in range(130))
+    big = ", ".join("m%d" % i for i in range(20))
+    gap = "\n" * 300
+    src = [
+        "def long_statement():",
+        "    x = [%s]" % names,
+        "    y = 1",
+        "    return x, y",
+        "",
+        "def jumps():",
+        "    a = 1" + gap,
+        "    b = 2",
+        "    f(1," + gap,
+        "      2)",
+        "    g(3,",
+        "      4," + "\n" * 130,
+        "      5)",
+        "    return a",
+        "",
+        "def big_try():",
+        "    try:",
+        "        x = [%s]" % big,
+        "    except ValueError:",
+        "        return 1",
+        "    return x",
+        "",
+        "def long_line():",
+        "    return " + " + ".join("v%d" % i for i in range(30)),
+        "",
+    ]
+    src.append("\n" * 100000)
+    src += [
+        "def far_away():",
+        "    p = (1,",
+        "         2)",
+        "    return p",
+    ]
+    return "\n".join(src) + "\n"
 
 
 def walk(code):
@@ -153,7 +210,7 @@ def interest(line):
     """How unusual a record's tables are: rough score for the fixture selection."""
     f = line.split("\t")
     table = bytes.fromhex(f[4]) if f[4] != "-" else b""
-    sizes = [int(s) for s in f[3].split(",")] if f[3] != "-" else []
+    sizes = [int(s.split("x")[0]) for s in f[3].split(",")] if f[3] != "-" else []
     score = 0
     if any(s > 8 for s in sizes):
         score += 3
@@ -163,7 +220,9 @@ def interest(line):
             score += 3
         if any(d in (127, 128, 129) for _, d in pairs):
             score += 3
-        if any(b == 0 for b, _ in pairs):
+        if any(b == 0 for b, _ in pairs[1:]):
+            score += 2
+        if any(d == 0 and b != 255 for b, d in pairs):
             score += 1
         if V < (3, 10) and any(d >= 128 for _, d in pairs):
             score += 1
@@ -190,8 +249,15 @@ def main(argv):
     header = "# " + sys.version.replace("\n", " ")
     records = []  # (file, line)
     nfiles = ncodes = nfail = 0
+    synthetic = []
     with open(out_path, "w") as out:
         out.write(header + "\n")
+        out.write("#file <synthetic>\n")
+        for code in walk(compile(synthetic_source(), "<synthetic>", "exec", dont_inherit=True)):
+            line = record(code)
+            out.write(line + "\n")
+            synthetic.append(line)
+            ncodes += 1
         for path in source_files(root):
             try:
                 with open(path, "rb") as fh:
@@ -211,21 +277,33 @@ def main(argv):
                     records.append((rel, line))
     sys.stderr.write("%s: %d files (%d not compiled), %d code objects\n" % (V, nfiles, nfail, ncodes))
     if fixture_path:
-        ranked = sorted(range(len(records)), key=lambda k: (-interest(records[k][1]), k))
-        chosen = []
-        size = len(header) + 1
-        # interesting ones first, then every 97th record for the ordinary case
-        for k in ranked[:150] + list(range(0, len(records), 97)):
-            if k in chosen:
-                continue
-            extra = len(records[k][1]) + 1
-            if extra > budget // 8 or size + extra > budget:
-                continue
-            chosen.append(k)
-            size += extra
-        chosen.sort()
+        # unusual tables first (small ones first), then a sample of ordinary small ones
+        lens = [len(line) + 1 for _, line in records]
+        ranked = sorted(
+            (k for k in range(len(records)) if interest(records[k][1]) > 0 and lens[k] <= 1500),
+            key=lambda k: (-interest(records[k][1]), lens[k], k),
+        )
+        chosen = set()
+        size = len(header) + 1 + sum(len(line) + 1 for line in synthetic)
+        for k in ranked:
+            if size + lens[k] > budget // 3:
+                break
+            chosen.add(k)
+            size += lens[k]
+        small = [k for k in range(len(records)) if lens[k] <= 300 and k not in chosen]
+        avg = sum(lens[k] for k in small) / max(1, len(small))
+        stride = max(1, int(len(small) * avg / max(1, budget - size)))
+        for k in small[::stride]:
+            if size + lens[k] > budget:
+                break
+            chosen.add(k)
+            size += lens[k]
+        chosen = sorted(chosen)
         with open(fixture_path, "w") as fx:
             fx.write(header + "\n")
+            fx.write("#file <synthetic>\n")
+            for line in synthetic:
+                fx.write(line + "\n")
             last = None
             for k in chosen:
                 rel, line = records[k]

@@ -152,3 +152,120 @@ pub fn encode_exception_table(entries: &[ExceptionTableEntry]) -> Vec<u8> {
     }
     out
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn e(start: u32, end: u32, target: u32, depth: u32, lasti: bool) -> ExceptionTableEntry {
+        ExceptionTableEntry {
+            start,
+            end,
+            target,
+            depth,
+            lasti,
+        }
+    }
+
+    #[test]
+    fn known_bytes() {
+        let entries = [e(0, 4, 10, 1, true), e(64, 64 + 4096, 63, 0, false)];
+        let table = encode_exception_table(&entries);
+        #[rustfmt::skip]
+        assert_eq!(table, [
+            0x80, 0x04, 0x0a, 0x03,
+            0xc1, 0x00, 0x41, 0x40, 0x00, 0x3f, 0x00,
+        ]);
+        assert_eq!(decode_exception_table(&table).unwrap(), entries);
+        assert_eq!(decode_exception_table(&[]).unwrap(), []);
+    }
+
+    #[test]
+    fn varint_boundaries() {
+        for v in [
+            0,
+            1,
+            63,
+            64,
+            4095,
+            4096,
+            (1 << 18) - 1,
+            1 << 18,
+            (1 << 24) - 1,
+            1 << 24,
+            (1 << 30) - 1,
+            1 << 30,
+            u32::MAX,
+        ] {
+            let entries = [e(v, v, v, v >> 1, v & 1 == 1), e(0, v, 0, 0, false)];
+            let table = encode_exception_table(&entries);
+            assert_eq!(decode_exception_table(&table).unwrap(), entries, "{v}");
+            // Only entry starts have the top bit.
+            assert_eq!(table.iter().filter(|&&b| b & 0x80 != 0).count(), 2);
+        }
+        // Six groups for 2^30 and more.
+        assert_eq!(
+            encode_exception_table(&[e(1 << 30, 1 << 30, 0, 0, false)])[..6],
+            [0xc1, 0x40, 0x40, 0x40, 0x40, 0x00]
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let d = decode_exception_table;
+        assert_eq!(
+            d(&[0x80, 0x04, 0x0a]),
+            Err(ExceptionTableError::Truncated { offset: 0 })
+        );
+        assert_eq!(
+            d(&[0x80, 0x04, 0x0a, 0x03, 0x80]),
+            Err(ExceptionTableError::Truncated { offset: 4 })
+        );
+        assert_eq!(
+            d(&[0x04, 0x04, 0x0a, 0x03]),
+            Err(ExceptionTableError::BadByte {
+                offset: 0,
+                byte: 0x04
+            })
+        );
+        assert_eq!(
+            d(&[0x80, 0x84, 0x0a, 0x03]),
+            Err(ExceptionTableError::BadByte {
+                offset: 1,
+                byte: 0x84
+            })
+        );
+        assert_eq!(
+            d(&[0x80, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, 0, 0]),
+            Err(ExceptionTableError::VarintOverflow { offset: 1 })
+        );
+        let table = encode_exception_table(&[e(u32::MAX, u32::MAX, 0, 0, false)]);
+        let mut bad = table.clone();
+        bad[6] = 0x01; // length 1 past u32::MAX
+        assert_eq!(d(&bad), Err(ExceptionTableError::EndOverflow { offset: 0 }));
+        assert!(d(&bad).unwrap_err().to_string().contains("byte 0"));
+    }
+
+    #[test]
+    fn random_tables_never_panic() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 16) as usize;
+            let table: Vec<u8> = x
+                .to_le_bytes()
+                .iter()
+                .chain(&x.rotate_left(7).to_be_bytes())
+                .copied()
+                .take(len)
+                .collect();
+            if let Ok(entries) = decode_exception_table(&table) {
+                let again = encode_exception_table(&entries);
+                assert_eq!(decode_exception_table(&again).unwrap(), entries);
+            }
+        }
+    }
+}

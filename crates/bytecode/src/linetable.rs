@@ -48,6 +48,21 @@
 //!
 //! Reproducing CPython's bytes needs the instruction boundaries (3.8–3.11 write per instruction),
 //! which is why [`encode_locations`] takes `(size, location)` per instruction.
+//!
+//! ## What per-instruction lines cannot reproduce (3.8, 3.9)
+//!
+//! Checked against every code object of the interpreters' standard libraries
+//! (`tools/dump_tables.py`, `tests/tables_roundtrip.rs`), 3.10–3.14 re-encode byte-identically.
+//! 3.8 and 3.9 have two kinds of table no per-instruction line can give back:
+//!
+//! - 3.8 writes a pair for every instruction that *starts a line* (opens a statement, or follows a
+//!   sub-expression on another line), even when the line stays the same: `(n, 0)` pairs. They are
+//!   not visible in the per-unit lines (but 3.8's tracer fires a `line` event there):
+//!   [`decode_lnotab_starts`] reads them and [`encode_lnotab_with_starts`] writes them back.
+//! - The 3.8/3.9 peephole optimizer removes instructions after the table is written and only
+//!   shrinks the bytecode deltas, leaving pairs with a zero bytecode delta between two line
+//!   changes, or a line change at the very end of the code. The lines of the removed instructions
+//!   are gone from the code, so no encoder can restore those pairs; decoding is unaffected.
 
 use std::fmt;
 
@@ -99,7 +114,7 @@ pub enum LineTableError {
     OddLength { len: usize },
     /// The entry at `offset` needs more bytes than the table has.
     Truncated { offset: usize },
-    /// A bytecode delta at `offset` is odd: it must count whole 2-byte code units.
+    /// 3.10: a range length at `offset` is odd: it must count whole 2-byte code units.
     OddBytecodeDelta { offset: usize, delta: u8 },
     /// 3.11+: the byte at `offset` should start an entry (top bit set) but does not, or should
     /// continue one (top bit clear) but does not.
@@ -112,6 +127,9 @@ pub enum LineTableError {
     Overrun { offset: usize, code_units: usize },
     /// The table ends after covering `covered` of the `code_units` code units.
     Underrun { covered: usize, code_units: usize },
+    /// 3.8/3.9: no memory for one entry per code unit (`code_units` is absurd; 3.10+ tables bound
+    /// `code_units` by their own length before allocating).
+    TooLarge { code_units: usize },
 }
 
 impl fmt::Display for LineTableError {
@@ -137,6 +155,9 @@ impl fmt::Display for LineTableError {
                 f,
                 "line table entry at byte {offset} runs past the end of the code ({code_units} code units)"
             ),
+            LineTableError::TooLarge { code_units } => {
+                write!(f, "no memory for the locations of {code_units} code units")
+            }
             LineTableError::Underrun { covered, code_units } => write!(
                 f,
                 "line table covers {covered} code units, the code has {code_units}"
@@ -190,44 +211,110 @@ fn decode_lnotab(
     if table.len() % 2 != 0 {
         return Err(LineTableError::OddLength { len: table.len() });
     }
+    // The last line runs to the end of the code, so the answer has `code_units` entries whatever
+    // the table; `code_units` is the caller's own length of the code, but refuse absurd values
+    // rather than abort.
     let mut out = Vec::new();
+    out.try_reserve_exact(code_units)
+        .map_err(|_| LineTableError::TooLarge { code_units })?;
     let mut line = firstlineno;
-    let mut unit = 0usize;
+    let mut bytes = 0usize;
     for (k, pair) in table.chunks_exact(2).enumerate() {
         let offset = 2 * k;
         let (bdelta, ldelta) = (pair[0], pair[1] as i8);
-        if bdelta % 2 != 0 {
-            return Err(LineTableError::OddBytecodeDelta {
-                offset,
-                delta: bdelta,
-            });
-        }
-        let next = unit.saturating_add(usize::from(bdelta / 2));
-        let fill = next.min(code_units);
+        // Units starting before the pair's address keep the current line (`PyCode_Addr2Line`);
+        // the address may be odd: `(255, 0)` pairs split long deltas.
+        bytes = bytes.saturating_add(usize::from(bdelta));
+        let fill = bytes.div_ceil(2).min(code_units);
         if fill > out.len() {
             out.resize(fill, Location::line(line));
         }
-        unit = next;
         line = line
             .checked_add(i32::from(ldelta))
             .ok_or(LineTableError::LineOverflow { offset })?;
     }
-    // The last line runs to the end of the code; `code_units` is the caller's own length of the
-    // code, so this allocation is the size of the answer asked for.
     out.resize(code_units, Location::line(line));
     Ok(out)
 }
 
 fn encode_lnotab(firstlineno: i32, instrs: &[(u32, Location)]) -> Vec<u8> {
+    lnotab_writer(
+        firstlineno,
+        instrs.iter().map(|&(size, loc)| (size, loc.line, false)),
+        false,
+    )
+}
+
+/// 3.8/3.9: the code units at which a `co_lnotab` pair starts a new range, whether or not the line
+/// changes there (the `(255, 0)` pairs of a long bytecode delta excepted: they end mid-unit).
+///
+/// 3.8's compiler writes a pair for every instruction that *starts a line*, one that opened a
+/// statement or an expression on another line, even when its line equals the previous one; such
+/// `(n, 0)` pairs are invisible in the per-unit lines yet make 3.8's tracer fire a `line` event.
+/// [`decode_locations`] cannot show them; this does, and [`encode_lnotab_with_starts`] writes them
+/// back. (3.9 never writes a pair that leaves the line unchanged.)
+pub fn decode_lnotab_starts(table: &[u8], code_units: usize) -> Result<Vec<bool>, LineTableError> {
+    if table.len() % 2 != 0 {
+        return Err(LineTableError::OddLength { len: table.len() });
+    }
+    let mut starts = Vec::new();
+    starts
+        .try_reserve_exact(code_units)
+        .map_err(|_| LineTableError::TooLarge { code_units })?;
+    starts.resize(code_units, false);
+    let mut bytes = 0usize;
+    for pair in table.chunks_exact(2) {
+        bytes = bytes.saturating_add(usize::from(pair[0]));
+        if pair != [255, 0] && bytes % 2 == 0 {
+            if let Some(s) = starts.get_mut(bytes / 2) {
+                *s = true;
+            }
+        }
+    }
+    Ok(starts)
+}
+
+/// 3.8/3.9: [`encode_locations`] with, per instruction, whether it starts a line (see
+/// [`decode_lnotab_starts`]). For 3.8, an instruction that starts a line gets a pair even if its
+/// line is unchanged (unless it is at the offset of the last pair); 3.9 ignores the flag. Any
+/// other version falls back to [`encode_locations`].
+pub fn encode_lnotab_with_starts(
+    version: PyVersion,
+    firstlineno: i32,
+    instrs: &[(u32, Location, bool)],
+) -> Vec<u8> {
+    match version {
+        PyVersion::V3_8 | PyVersion::V3_9 => lnotab_writer(
+            firstlineno,
+            instrs
+                .iter()
+                .map(|&(size, loc, start)| (size, loc.line, start)),
+            version == PyVersion::V3_8,
+        ),
+        _ => {
+            let plain: Vec<(u32, Location)> =
+                instrs.iter().map(|&(size, loc, _)| (size, loc)).collect();
+            encode_locations(version, firstlineno, &plain)
+        }
+    }
+}
+
+/// The 3.8/3.9 compiler's pair writer; `marks`: write a pair for a line start whose line did not
+/// change (3.8).
+fn lnotab_writer(
+    firstlineno: i32,
+    instrs: impl Iterator<Item = (u32, Option<i32>, bool)>,
+    marks: bool,
+) -> Vec<u8> {
     let mut out = Vec::new();
     let mut last_line = firstlineno;
     let mut last_offset: u64 = 0; // in code units
     let mut offset: u64 = 0;
-    for &(size, loc) in instrs {
-        if let Some(line) = loc.line.filter(|&l| l != 0) {
+    for (size, line, start) in instrs {
+        if let Some(line) = line.filter(|&l| l != 0) {
             let mut dline = i64::from(line) - i64::from(last_line);
-            if dline != 0 {
-                let mut dbytes = (offset - last_offset) * 2;
+            let mut dbytes = (offset - last_offset) * 2;
+            if dline != 0 || (marks && start && dbytes != 0) {
                 while dbytes > 255 {
                     out.extend_from_slice(&[255, 0]);
                     dbytes -= 255;
@@ -627,4 +714,401 @@ fn encode_location_table(firstlineno: i32, instrs: &[(u32, Location)], merge: bo
     }
     w.run(&cur, size);
     w.out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use PyVersion::*;
+
+    fn lines(v: &[i32]) -> Vec<Location> {
+        v.iter().map(|&l| Location::line(l)).collect()
+    }
+
+    /// Per-unit locations of `instrs`, each instruction's location on all its units.
+    fn spread(instrs: &[(u32, Location)]) -> Vec<Location> {
+        instrs
+            .iter()
+            .flat_map(|&(n, loc)| std::iter::repeat_n(loc, n as usize))
+            .collect()
+    }
+
+    #[test]
+    fn lnotab_long_forms() {
+        // 1 unit on line 1, 200 units on line 300, 1 unit on line 2.
+        let instrs = [
+            (1, Location::line(1)),
+            (200, Location::line(300)),
+            (1, Location::line(2)),
+        ];
+        let table = encode_locations(V3_8, 1, &instrs);
+        #[rustfmt::skip]
+        let expected = [
+            2, 127, 0, 127, 0, 45,          // +299 at byte 2
+            255, 0, 145, 0x80, 0, 0x80, 0, 0xd6, // 400 bytes later, -298
+        ];
+        assert_eq!(table, expected);
+        assert_eq!(encode_locations(V3_9, 1, &instrs), expected);
+        let decoded = decode_locations(V3_8, &table, 1, 202).unwrap();
+        assert_eq!(decoded, spread(&instrs));
+    }
+
+    #[test]
+    fn lnotab_negative_deltas_and_none() {
+        // Lines 5, 3 (negative delta), no line (inherits 3), 3, 4; firstlineno 5.
+        let instrs = [
+            (1, Location::line(5)),
+            (2, Location::line(3)),
+            (1, Location::NONE),
+            (1, Location::line(3)),
+            (1, Location::line(4)),
+        ];
+        let table = encode_locations(V3_8, 5, &instrs);
+        assert_eq!(table, [2, 0xfe, 8, 1]);
+        assert_eq!(
+            decode_locations(V3_9, &table, 5, 6).unwrap(),
+            lines(&[5, 3, 3, 3, 3, 4])
+        );
+        // The table does not bound the code: its last line runs on, past pairs are ignored.
+        assert_eq!(
+            decode_locations(V3_8, &table, 5, 2).unwrap(),
+            lines(&[5, 3])
+        );
+        assert_eq!(decode_locations(V3_8, &[], 7, 2).unwrap(), lines(&[7, 7]));
+    }
+
+    #[test]
+    fn lnotab_line_starts() {
+        // 3.8 writes (2, 0) for an instruction that starts a line without changing it.
+        let table = [2, 0, 2, 1];
+        assert_eq!(
+            decode_locations(V3_8, &table, 1, 3).unwrap(),
+            lines(&[1, 1, 2])
+        );
+        let starts = decode_lnotab_starts(&table, 3).unwrap();
+        assert_eq!(starts, [false, true, true]);
+        let instrs: Vec<_> = [1, 1, 2]
+            .iter()
+            .zip(&starts)
+            .map(|(&l, &s)| (1, Location::line(l), s))
+            .collect();
+        assert_eq!(encode_lnotab_with_starts(V3_8, 1, &instrs), table);
+        assert_eq!(encode_lnotab_with_starts(V3_9, 1, &instrs), [4, 1]);
+        assert_eq!(
+            encode_locations(V3_8, 1, &[(2, Location::line(1)), (1, Location::line(2))]),
+            [4, 1]
+        );
+        // (255, 0) pairs end mid-unit: not starts.
+        let starts = decode_lnotab_starts(&[255, 0, 3, 1], 200).unwrap();
+        assert_eq!(starts.iter().filter(|&&s| s).count(), 1);
+        assert!(starts[129]);
+    }
+
+    #[test]
+    fn lnotab_errors() {
+        assert_eq!(
+            decode_locations(V3_8, &[2], 1, 1),
+            Err(LineTableError::OddLength { len: 1 })
+        );
+        // Odd addresses are fine in an lnotab (long deltas are split into 255s): a unit takes
+        // the line in effect at its first byte.
+        assert_eq!(
+            decode_locations(V3_9, &[2, 0, 3, 1], 1, 4).unwrap(),
+            lines(&[1, 1, 1, 2])
+        );
+        assert_eq!(
+            decode_locations(V3_8, &[2, 1], i32::MAX, 9),
+            Err(LineTableError::LineOverflow { offset: 0 })
+        );
+        assert_eq!(
+            decode_locations(V3_8, &[], 1, usize::MAX),
+            Err(LineTableError::TooLarge {
+                code_units: usize::MAX
+            })
+        );
+    }
+
+    #[test]
+    fn linetable_310_long_forms_and_no_line() {
+        let instrs = [
+            (200, Location::NONE),
+            (1, Location::line(500)),
+            (1, Location::line(1)),
+        ];
+        let table = encode_locations(V3_10, 1, &instrs);
+        #[rustfmt::skip]
+        let expected = [
+            254, 0x80, 146, 0x80,                 // 400 bytes of no line
+            0, 127, 0, 127, 0, 127, 2, 118,       // +499
+            0, 0x81, 0, 0x81, 0, 0x81, 2, 0x8a,   // -499
+        ];
+        assert_eq!(table, expected);
+        assert_eq!(
+            decode_locations(V3_10, &table, 1, 202).unwrap(),
+            spread(&instrs)
+        );
+        // A long range with a line: the delta goes on the first piece only.
+        let instrs = [(300, Location::line(3))];
+        assert_eq!(encode_locations(V3_10, 1, &instrs), [254, 2, 254, 0, 92, 0]);
+        // "No line" does not move the line the next delta is taken from.
+        let instrs = [
+            (1, Location::line(4)),
+            (1, Location::NONE),
+            (1, Location::line(5)),
+        ];
+        let table = encode_locations(V3_10, 1, &instrs);
+        assert_eq!(table, [2, 3, 2, 0x80, 2, 1]);
+        assert_eq!(
+            decode_locations(V3_10, &table, 1, 3).unwrap(),
+            spread(&instrs)
+        );
+        assert!(encode_locations(V3_10, 1, &[]).is_empty());
+    }
+
+    #[test]
+    fn linetable_310_errors() {
+        assert_eq!(
+            decode_locations(V3_10, &[4, 0], 1, 1),
+            Err(LineTableError::Overrun {
+                offset: 0,
+                code_units: 1
+            })
+        );
+        assert_eq!(
+            decode_locations(V3_10, &[2, 0], 1, 2),
+            Err(LineTableError::Underrun {
+                covered: 1,
+                code_units: 2
+            })
+        );
+        assert_eq!(
+            decode_locations(V3_10, &[2, 0], 1, usize::MAX),
+            Err(LineTableError::Underrun {
+                covered: 1,
+                code_units: usize::MAX
+            })
+        );
+        assert_eq!(
+            decode_locations(V3_10, &[2, 0, 2], 1, 2),
+            Err(LineTableError::OddLength { len: 3 })
+        );
+    }
+
+    #[test]
+    fn location_table_forms() {
+        let no_col = Location {
+            line: Some(11),
+            end_line: Some(11),
+            col: None,
+            end_col: None,
+        };
+        let instrs = [
+            (1, Location::new(10, 10, 4, 9)),      // short form
+            (2, Location::new(11, 11, 100, 120)),  // one-line form, +1
+            (1, Location::new(11, 13, 2, 3)),      // long form, multi-line
+            (1, no_col),                           // no column
+            (1, Location::NONE),                   // no location
+            (10, Location::new(200, 200, 0, 200)), // long (end column past 127), split 8 + 2
+            (1, Location::new(150, 150, 5, 5)),    // long, negative line delta
+            (1, Location::new(150, 150, 0, 0)),    // short, zero columns
+        ];
+        #[rustfmt::skip]
+        let expected = vec![
+            0x80, 0x45,
+            0xd9, 100, 120,
+            0xf0, 0, 2, 3, 4,
+            0xe8, 0,
+            0xf8,
+            0xf7, 0x7a, 0x05, 0, 1, 0x49, 0x03,
+            0xf1, 0, 0, 1, 0x49, 0x03,
+            0xf0, 0x65, 0x01, 0, 6, 6,
+            0x80, 0x00,
+        ];
+        for v in [V3_11, V3_12, V3_13, V3_14] {
+            let table = encode_locations(v, 10, &instrs);
+            assert_eq!(table, expected, "{v}");
+            assert_eq!(
+                decode_locations(v, &table, 10, 18).unwrap(),
+                spread(&instrs),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn location_table_lossy_forms_reencode() {
+        // A column without an end column is written as "no column"; a missing end line likewise.
+        let loc = Location {
+            line: Some(3),
+            end_line: None,
+            col: Some(4),
+            end_col: None,
+        };
+        let table = encode_locations(V3_12, 1, &[(1, loc)]);
+        assert_eq!(table, [0xe8, 4]);
+        let back = decode_locations(V3_12, &table, 1, 1).unwrap();
+        assert_eq!(
+            back,
+            [Location {
+                line: Some(3),
+                end_line: Some(3),
+                col: None,
+                end_col: None
+            }]
+        );
+        assert_eq!(encode_locations(V3_12, 1, &[(1, back[0])]), table);
+        // Long form with no columns on several lines.
+        let loc = Location {
+            line: Some(3),
+            end_line: Some(5),
+            col: None,
+            end_col: None,
+        };
+        let table = encode_locations(V3_11, 1, &[(1, loc)]);
+        assert_eq!(table, [0xf0, 4, 2, 0, 0]);
+        assert_eq!(decode_locations(V3_11, &table, 1, 1).unwrap(), [loc]);
+        // A negative line is "no location".
+        let loc = Location::new(-1, -1, 0, 1);
+        assert_eq!(encode_locations(V3_13, 1, &[(2, loc)]), [0xf9]);
+    }
+
+    #[test]
+    fn location_table_merging() {
+        let l = Location::new(1, 1, 0, 5);
+        let instrs = [(3, l), (4, l), (2, l)];
+        // 3.11: one entry (or more) per instruction; 3.12+: runs first, then pieces of 8.
+        assert_eq!(
+            encode_locations(V3_11, 1, &instrs),
+            [0x82, 5, 0x83, 5, 0x81, 5]
+        );
+        assert_eq!(encode_locations(V3_12, 1, &instrs), [0x87, 5, 0x80, 5]);
+        assert_eq!(
+            encode_locations(V3_14, 1, &[(3, Location::NONE), (1, Location::NONE)]),
+            [0xfb]
+        );
+        assert!(encode_locations(V3_13, 1, &[]).is_empty());
+    }
+
+    #[test]
+    fn location_table_varint_boundaries() {
+        for line in [1, 32, 33, 64, 2048, 2049, 65_537, 1 << 24, i32::MAX] {
+            for end in [0, 63, 64, 4095, 4096] {
+                let loc = Location::new(line, line.saturating_add(end), 200, 70_000);
+                for first in [1, line, line.saturating_add(1), 0] {
+                    let table = encode_locations(V3_12, first, &[(1, loc)]);
+                    assert_eq!(
+                        decode_locations(V3_12, &table, first, 1).unwrap(),
+                        [loc],
+                        "{line} {end} {first}"
+                    );
+                }
+            }
+        }
+        // 64 needs two groups: 0x40 | 0, 1.
+        let table = encode_locations(V3_11, 0, &[(1, Location::new(32, 32, 63, 64))]);
+        assert_eq!(table, [0xf0, 0x40, 0x01, 0, 0x40, 0x01, 0x41, 0x01]);
+    }
+
+    #[test]
+    fn location_table_errors() {
+        let d = |t: &[u8], n| decode_locations(V3_11, t, 1, n);
+        assert_eq!(
+            d(&[0xf0, 0, 2], 1),
+            Err(LineTableError::Truncated { offset: 0 })
+        );
+        assert_eq!(
+            d(&[0x80, 0x45, 0xe8], 2),
+            Err(LineTableError::Truncated { offset: 2 })
+        );
+        assert_eq!(
+            d(&[0x05], 1),
+            Err(LineTableError::BadByte {
+                offset: 0,
+                byte: 0x05
+            })
+        );
+        assert_eq!(
+            d(&[0x80, 0x85], 1),
+            Err(LineTableError::BadByte {
+                offset: 1,
+                byte: 0x85
+            })
+        );
+        assert_eq!(
+            d(&[0x81, 0x00], 1),
+            Err(LineTableError::Overrun {
+                offset: 0,
+                code_units: 1
+            })
+        );
+        assert_eq!(
+            d(&[0x80, 0x00], 2),
+            Err(LineTableError::Underrun {
+                covered: 1,
+                code_units: 2
+            })
+        );
+        assert_eq!(
+            d(&[0xf8], usize::MAX),
+            Err(LineTableError::Underrun {
+                covered: 1,
+                code_units: usize::MAX
+            })
+        );
+        let mut long = vec![0xe8];
+        long.extend([0x7f; 7]);
+        assert_eq!(
+            d(&long, 1),
+            Err(LineTableError::VarintOverflow { offset: 1 })
+        );
+        // Six groups may still overflow 32 bits.
+        assert_eq!(
+            d(&[0xe8, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x3f], 1),
+            Err(LineTableError::VarintOverflow { offset: 1 })
+        );
+        assert_eq!(
+            decode_locations(V3_11, &[0xd8, 0, 0], i32::MAX, 1),
+            Err(LineTableError::LineOverflow { offset: 0 })
+        );
+        assert_eq!(d(&[], 0), Ok(vec![]));
+        let e = d(&[0x80, 0x85], 1).unwrap_err();
+        assert!(e.to_string().contains("byte 1"), "{e}");
+    }
+
+    /// Hostile input: random tables never panic, and whatever decodes re-encodes to a table that
+    /// decodes the same.
+    #[test]
+    fn random_tables_never_panic() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let table: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let units = (next() % 64) as usize;
+            let first = (next() % 300) as i32 - 10;
+            for v in PyVersion::ALL {
+                let Ok(locs) = decode_locations(v, &table, first, units) else {
+                    continue;
+                };
+                assert_eq!(locs.len(), units);
+                let instrs: Vec<_> = locs.iter().map(|&l| (1, l)).collect();
+                let again = encode_locations(v, first, &instrs);
+                // 3.8/3.9: lines past the code are dropped; 3.10/3.11+ lossless on the units.
+                if v >= V3_10 && locs.iter().all(|l| l.line.is_none_or(|n| n >= 0)) {
+                    assert_eq!(
+                        decode_locations(v, &again, first, units).unwrap(),
+                        locs,
+                        "{v} {table:02x?}"
+                    );
+                }
+                let _ = decode_lnotab_starts(&table, units);
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@
 use crate::error::{BytecodeError, ErrorKind, Result};
 use crate::exceptiontable::{encode_exception_table, ExceptionTableEntry};
 use crate::instr::{Arg, Bytecode, Instr, Item, Label};
-use crate::linetable::{encode_locations, Location};
+use crate::linetable::{encode_lnotab_with_starts, Location};
 use crate::opcode::{JumpDir, JumpUnit, OpInfo, OpcodeTable};
 use crate::stackdepth::{stack_depth, FlowInstr};
 
@@ -48,6 +48,7 @@ struct Slot {
     /// Prefixes to write at least.
     pad: u32,
     loc: Location,
+    line_start: bool,
 }
 
 impl Slot {
@@ -95,7 +96,13 @@ fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
     for (i, item) in bc.items.iter().enumerate() {
         match item {
             Item::Label(_) => {}
-            Item::Instr(Instr { op, arg, loc, pad }) => {
+            Item::Instr(Instr {
+                op,
+                arg,
+                loc,
+                pad,
+                line_start,
+            }) => {
                 let (arg, target) = match (arg, op.jump()) {
                     (Arg::Jump(l), Some(_)) => (0, Some(resolve(*l, i, "jump")?)),
                     (Arg::Raw(a), None) => (*a, None),
@@ -124,6 +131,7 @@ fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
                     ext: needed_prefixes(arg).max(pad),
                     pad,
                     loc: *loc,
+                    line_start: *line_start,
                 });
             }
             Item::TryBegin(tb) => {
@@ -288,8 +296,11 @@ pub fn assemble(bc: &Bytecode) -> Result<Assembled> {
         }
     }
 
-    let locs: Vec<(u32, Location)> = slots.iter().map(|s| (s.size(), s.loc)).collect();
-    let linetable = encode_locations(bc.version, bc.first_line, &locs);
+    let locs: Vec<(u32, Location, bool)> = slots
+        .iter()
+        .map(|s| (s.size(), s.loc, s.line_start))
+        .collect();
+    let linetable = encode_lnotab_with_starts(bc.version, bc.first_line, &locs);
 
     let entries: Vec<ExceptionTableEntry> = ranges
         .iter()

@@ -4,7 +4,7 @@
 use crate::error::{BytecodeError, ErrorKind, Result};
 use crate::exceptiontable::{decode_exception_table, ExceptionTableEntry};
 use crate::instr::{Arg, Bytecode, Instr, Item, Label, TryBegin};
-use crate::linetable::{decode_locations, Location};
+use crate::linetable::{decode_lnotab_starts, decode_locations, Location};
 use crate::opcode::{table, JumpDir, JumpUnit, OpInfo};
 use crate::version::PyVersion;
 
@@ -178,6 +178,13 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
     let locs = decode_locations(version, tables.linetable, tables.first_line, units)
         .map_err(|e| err(format!("line table: {e}")))?;
 
+    let line_starts = if version == PyVersion::V3_8 {
+        decode_lnotab_starts(tables.linetable, units)
+            .map_err(|e| err(format!("line table: {e}")))?
+    } else {
+        Vec::new()
+    };
+
     // Exception-range markers, keyed by code unit.
     let mut begins: Vec<Option<&ExceptionTableEntry>> = vec![None; units + 1];
     let mut ends = vec![false; units + 1];
@@ -221,6 +228,7 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
             arg,
             loc,
             pad,
+            line_start: line_starts.get(r.start as usize).copied().unwrap_or(false),
         }));
     }
     push_markers(&mut bc, units);

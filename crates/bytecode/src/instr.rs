@@ -31,6 +31,9 @@ pub struct Instr {
     /// it shortened, and their jump layout need not be the least one. The assembler writes
     /// `max(pad, needed)` prefixes; new instructions have 0.
     pub pad: u8,
+    /// 3.8 only: the instruction opens a line, so `co_lnotab` has an entry for it even where the line
+    /// number does not change (3.8's tracer fires a `line` event there).
+    pub line_start: bool,
 }
 
 impl Instr {
@@ -40,6 +43,7 @@ impl Instr {
             arg,
             loc,
             pad: 0,
+            line_start: false,
         }
     }
 

@@ -356,8 +356,6 @@ pub fn listing<'py>(
         }
     }
     let out = PyList::empty(py);
-    let ext = u32::from(table(version).extended_arg);
-    let _ = ext;
     for r in &raws {
         let prefixes = r.size - 1 - u32::from(r.op.caches);
         let offset = (r.start + prefixes) * 2;
@@ -375,6 +373,18 @@ pub fn listing<'py>(
             )
                 .into_pyobject(py)?,
         )?;
+    }
+    Ok(out)
+}
+
+/// The entries of a 3.11+ exception table as `(start, end, target, depth, lasti)` byte offsets.
+#[pyfunction]
+pub fn exception_entries<'py>(py: Python<'py>, table: &[u8]) -> PyResult<Bound<'py, PyList>> {
+    let entries = framejit_bytecode::exceptiontable::decode_exception_table(table)
+        .map_err(|e| PyValueError::new_err(format!("exception table: {e}")))?;
+    let out = PyList::empty(py);
+    for e in entries {
+        out.append((e.start * 2, e.end * 2, e.target * 2, e.depth, e.lasti).into_pyobject(py)?)?;
     }
     Ok(out)
 }

@@ -13,5 +13,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bytecode::opcode_table, m)?)?;
     m.add_function(wrap_pyfunction!(bytecode::stack_effect, m)?)?;
     m.add_function(wrap_pyfunction!(bytecode::listing, m)?)?;
+    m.add_function(wrap_pyfunction!(bytecode::exception_entries, m)?)?;
     Ok(())
 }

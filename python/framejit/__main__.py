@@ -1,0 +1,5 @@
+import sys
+
+from framejit.cli import main
+
+sys.exit(main())

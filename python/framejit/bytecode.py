@@ -590,8 +590,7 @@ class Bytecode(MutableSequence):
             fields["co_linetable"] = linetable
         else:
             fields["co_lnotab"] = linetable
-        if self.version <= (3, 10):
-            fields["co_nlocals"] = len(self.varnames)
+        fields["co_nlocals"] = len(self.varnames)
         base = self._code
         if base is None:
             base = _empty_code(self.version)

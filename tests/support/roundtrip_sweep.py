@@ -51,53 +51,47 @@ def shown_lines(code: types.CodeType):
     return list(dis.findlinestarts(code))
 
 
+STDLIB = sysconfig.get_paths()["stdlib"]
+
+
+def where(code: types.CodeType) -> tuple[str, str]:
+    return os.path.relpath(code.co_filename, STDLIB), getattr(code, "co_qualname", code.co_name)
+
+
 def check(code: types.CodeType, stats: dict, failures: list) -> None:
     stats["code_objects"] += 1
+    path, qualname = where(code)
     try:
         bc = Bytecode.from_code(code)
         co_code, linetable, exctable, stacksize = bc.assemble()
         rebuilt = bc.to_code()
     except BytecodeError as e:
         stats["errors"] += 1
-        failures.append({"code": code.co_name, "file": code.co_filename, "error": str(e)})
+        failures.append({"kind": "error", "file": path, "code": qualname, "detail": str(e)})
         return
-    ok = True
+    bad = []
     if co_code != code.co_code:
-        stats["co_code_diff"] += 1
-        ok = False
+        bad.append(("co_code", ""))
     if exctable != (code.co_exceptiontable if MODERN else b""):
-        stats["exceptiontable_diff"] += 1
-        ok = False
+        bad.append(("exceptiontable", ""))
     if stacksize != code.co_stacksize:
         if stacksize < code.co_stacksize and sys.version_info < (3, 10) and rebuilt.co_stacksize == code.co_stacksize:
             # 3.8/3.9 size the stack before the peephole optimizer folds constants; to_code keeps the
             # larger original value, and this counts how often the final code needs less.
             stats["stacksize_below_peephole"] += 1
         else:
-            stats["stacksize_diff"] += 1
-            ok = False
+            bad.append(("stacksize", f"{stacksize} != {code.co_stacksize}"))
     if linetable != getattr(code, LINETABLE):
         stats["linetable_bytes_diff"] += 1
         if shown_lines(rebuilt) != shown_lines(code):
-            stats["linetable_shown_diff"] += 1
-            ok = False
-    if rebuilt != code and ok and linetable == getattr(code, LINETABLE):
-        stats["code_object_unequal"] += 1
-        ok = False
-    if ok:
+            bad.append(("linetable_shown", f"{linetable.hex()} != {getattr(code, LINETABLE).hex()}"))
+    if not bad and linetable == getattr(code, LINETABLE) and rebuilt != code:
+        bad.append(("code_object_unequal", ""))
+    for kind, detail in bad:
+        stats[kind + "_diff"] += 1
+        failures.append({"kind": kind, "file": path, "code": qualname, "detail": detail})
+    if not bad:
         stats["ok"] += 1
-    elif len(failures) < 20:
-        failures.append(
-            {
-                "code": getattr(code, "co_qualname", code.co_name),
-                "file": code.co_filename,
-                "line": code.co_firstlineno,
-                "co_code": co_code == code.co_code,
-                "stacksize": [stacksize, code.co_stacksize],
-                "exceptiontable": exctable == (code.co_exceptiontable if MODERN else b""),
-                "linetable": [linetable.hex(), getattr(code, LINETABLE).hex()],
-            }
-        )
 
 
 def rebuild(code: types.CodeType) -> types.CodeType:
@@ -158,7 +152,7 @@ def run_workloads(stats: dict, failures: list) -> None:
             new_code = rebuild(code)
         except BytecodeError as e:
             stats["workload_errors"] += 1
-            failures.append({"workload": modname, "error": str(e)})
+            failures.append({"kind": "workload", "file": modname, "code": "", "detail": str(e)})
             continue
         mod = types.ModuleType(orig.__name__)
         mod.__file__ = path
@@ -169,7 +163,9 @@ def run_workloads(stats: dict, failures: list) -> None:
             exec(new_code, mod.__dict__)
         except Exception as e:
             stats["workload_errors"] += 1
-            failures.append({"workload": modname, "error": f"executing the rebuilt module: {type(e).__name__}: {e}"})
+            failures.append(
+                {"kind": "workload", "file": modname, "code": "", "detail": f"executing: {type(e).__name__}: {e}"}
+            )
             continue
         finally:
             sys.modules[orig.__name__] = orig
@@ -185,7 +181,7 @@ def run_workloads(stats: dict, failures: list) -> None:
         if got == want:
             stats["workloads_equal"] += 1
         else:
-            failures.append({"workload": modname, "want": want[:300], "got": got[:300]})
+            failures.append({"kind": "workload", "file": modname, "code": "", "detail": f"{want[:300]} != {got[:300]}"})
 
 
 def main() -> None:
@@ -205,7 +201,7 @@ def main() -> None:
             "stacksize_below_peephole",
             "linetable_bytes_diff",
             "linetable_shown_diff",
-            "code_object_unequal",
+            "code_object_unequal_diff",
             "workloads",
             "workloads_equal",
             "workload_errors",

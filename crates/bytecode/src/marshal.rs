@@ -827,90 +827,20 @@ impl<'a> RefTable<'a> {
 }
 
 /// A copy of `root` with every `Ref` replaced by a copy of its target and every `FLAG_REF`
-/// cleared: valid marshal data with no sharing, which can be edited freely. Fails on cyclic
-/// references, unresolvable ones, nesting over [`MAX_DEPTH`], or when the copy would exceed
+/// cleared: valid marshal data with no sharing, which can be edited freely. Fails on cyclic or
+/// unresolvable references, nesting over [`MAX_DEPTH`], or when the copy would exceed
 /// `max_nodes` values (sharing can make the unshared tree exponentially larger).
-pub fn unshare(root: &Value, max_nodes: usize) -> Result<Value, MarshalError> {
-    let refs = RefTable::build(root);
-    let mut budget = max_nodes;
-    unshare_rec(root, &refs, 0, &mut budget)
-}
-
-fn unshare_rec(
-    v: &Value,
-    refs: &RefTable<'_>,
-    depth: usize,
-    budget: &mut usize,
-) -> Result<Value, MarshalError> {
-    let unwritable = |what: &str| MarshalError::Unwritable {
-        what: what.to_string(),
+pub fn unshare(root: &Value, version: PyVersion, max_nodes: usize) -> Result<Value, MarshalError> {
+    let table = RefTable::build(root);
+    let mut w = Writer {
+        out: Vec::new(),
+        version,
+        refs: Vec::new(),
+        inline: Some(&table),
+        budget: max_nodes,
     };
-    if depth >= MAX_DEPTH {
-        return Err(unwritable(
-            "nesting too deep (or a cyclic reference) while unsharing",
-        ));
-    }
-    *budget = budget
-        .checked_sub(1)
-        .ok_or_else(|| unwritable("unshared tree too large"))?;
-    let target = match v.obj {
-        Obj::Ref(i) => refs
-            .get(i)
-            .ok_or_else(|| unwritable("unresolvable ref while unsharing"))?,
-        _ => v,
-    };
-    let mut rec = |x: &Value| unshare_rec(x, refs, depth + 1, budget);
-    let obj = match &target.obj {
-        Obj::Tuple(items) => Obj::Tuple(items.iter().map(&mut rec).collect::<Result<_, _>>()?),
-        Obj::SmallTuple(items) => {
-            Obj::SmallTuple(items.iter().map(&mut rec).collect::<Result<_, _>>()?)
-        }
-        Obj::List(items) => Obj::List(items.iter().map(&mut rec).collect::<Result<_, _>>()?),
-        Obj::Set(items) => Obj::Set(items.iter().map(&mut rec).collect::<Result<_, _>>()?),
-        Obj::FrozenSet(items) => {
-            Obj::FrozenSet(items.iter().map(&mut rec).collect::<Result<_, _>>()?)
-        }
-        Obj::Dict(kv) => Obj::Dict(
-            kv.iter()
-                .map(|(k, v)| Ok((rec(k)?, rec(v)?)))
-                .collect::<Result<_, _>>()?,
-        ),
-        Obj::Slice(s) => {
-            let [a, b, c] = &**s;
-            Obj::Slice(Box::new([rec(a)?, rec(b)?, rec(c)?]))
-        }
-        Obj::Code(c) => {
-            let locals = match &c.locals {
-                CodeLocals::Split {
-                    varnames,
-                    freevars,
-                    cellvars,
-                } => CodeLocals::Split {
-                    varnames: rec(varnames)?,
-                    freevars: rec(freevars)?,
-                    cellvars: rec(cellvars)?,
-                },
-                CodeLocals::LocalsPlus { names, kinds } => CodeLocals::LocalsPlus {
-                    names: rec(names)?,
-                    kinds: rec(kinds)?,
-                },
-            };
-            Obj::Code(Box::new(CodeObject {
-                code: rec(&c.code)?,
-                consts: rec(&c.consts)?,
-                names: rec(&c.names)?,
-                locals,
-                filename: rec(&c.filename)?,
-                name: rec(&c.name)?,
-                qualname: c.qualname.as_ref().map(&mut rec).transpose()?,
-                linetable: rec(&c.linetable)?,
-                exceptiontable: c.exceptiontable.as_ref().map(&mut rec).transpose()?,
-                ..**c
-            }))
-        }
-        other => other.clone(),
-    };
-    Ok(Value::new(obj))
+    w.run(root)?;
+    loads(&w.out, version)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -945,10 +875,9 @@ pub(crate) fn loads_at(
         pos: start,
         version,
         refs: Vec::new(),
-        depth: 0,
     };
     let offset = r.pos;
-    let v = r.object()?;
+    let v = r.read_root()?;
     if v.obj == Obj::Null {
         return Err(MarshalError::Null {
             context: "top-level object",
@@ -965,7 +894,6 @@ struct Reader<'a> {
     /// One entry per number handed out: whether the value is complete (refs to incomplete
     /// code objects, frozensets and slices are invalid, as in CPython).
     refs: Vec<bool>,
-    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -1018,76 +946,41 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Capacity for `n` items each taking at least one input byte.
-    fn cap(&self, n: usize) -> usize {
-        n.min(self.remaining())
-    }
-
-    fn object(&mut self) -> Result<Value, MarshalError> {
-        let offset = self.pos;
-        let c = self.u8("type code", offset)?;
-        if self.depth >= MAX_DEPTH {
-            return Err(MarshalError::TooDeep { offset });
+    /// Read one object without recursion: open containers live on an explicit stack, so
+    /// neither the nesting limit nor hostile input depends on the thread's stack size.
+    fn read_root(&mut self) -> Result<Value, MarshalError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        loop {
+            let offset = self.pos;
+            let c = self.u8("type code", offset)?;
+            if stack.len() >= MAX_DEPTH {
+                return Err(MarshalError::TooDeep { offset });
+            }
+            let mut done = self.start(c, offset, &mut stack)?;
+            // Hand finished values to their parents, closing every container that completes.
+            while let Some(v) = done.take() {
+                let Some(frame) = stack.last_mut() else {
+                    return Ok(v);
+                };
+                if self.accept(frame, v, offset)? {
+                    if let Some(f) = stack.pop() {
+                        done = Some(self.finish(f));
+                    }
+                }
+            }
         }
-        self.depth += 1;
-        let r = self.body(c, offset);
-        self.depth -= 1;
-        r
     }
 
-    /// An object that must not be NULL.
-    fn non_null(&mut self, context: &'static str) -> Result<Value, MarshalError> {
-        let offset = self.pos;
-        let v = self.object()?;
-        if v.obj == Obj::Null {
-            return Err(MarshalError::Null { context, offset });
-        }
-        Ok(v)
-    }
-
-    fn seq(&mut self, n: usize, context: &'static str) -> Result<Vec<Value>, MarshalError> {
-        let mut items = Vec::with_capacity(self.cap(n));
-        for _ in 0..n {
-            items.push(self.non_null(context)?);
-        }
-        Ok(items)
-    }
-
-    fn body(&mut self, c: u8, offset: usize) -> Result<Value, MarshalError> {
+    /// After a type byte: a finished value (scalars, empty containers) or a pushed frame.
+    fn start(
+        &mut self,
+        c: u8,
+        offset: usize,
+        stack: &mut Vec<Frame>,
+    ) -> Result<Option<Value>, MarshalError> {
         let flag_ref = c & FLAG_REF != 0;
         let ty = c & !FLAG_REF;
-        let known = matches!(
-            ty,
-            code::NULL
-                | code::NONE
-                | code::FALSE
-                | code::TRUE
-                | code::STOPITER
-                | code::ELLIPSIS
-                | code::INT
-                | code::INT64
-                | code::LONG
-                | code::FLOAT
-                | code::BINARY_FLOAT
-                | code::COMPLEX
-                | code::BINARY_COMPLEX
-                | code::STRING
-                | code::INTERNED
-                | code::UNICODE
-                | code::ASCII
-                | code::ASCII_INTERNED
-                | code::SHORT_ASCII
-                | code::SHORT_ASCII_INTERNED
-                | code::TUPLE
-                | code::SMALL_TUPLE
-                | code::LIST
-                | code::DICT
-                | code::SET
-                | code::FROZENSET
-                | code::CODE
-                | code::REF
-        ) || (ty == code::SLICE && self.version >= PyVersion::V3_14);
-        if !known {
+        if !is_known(ty, self.version) {
             return Err(MarshalError::UnknownType {
                 code: c,
                 offset,
@@ -1105,22 +998,141 @@ impl<'a> Reader<'a> {
                     | code::ELLIPSIS
                     | code::REF
             );
+        let container = matches!(
+            ty,
+            code::TUPLE
+                | code::SMALL_TUPLE
+                | code::LIST
+                | code::SET
+                | code::FROZENSET
+                | code::DICT
+                | code::CODE
+                | code::SLICE
+        );
+        if !container {
+            let obj = self.scalar(ty, offset)?;
+            if numbered {
+                self.refs.push(true);
+            }
+            return Ok(Some(Value { obj, flag_ref }));
+        }
         // Containers are numbered before their children. Code objects, frozensets and slices
-        // may not be referred to until complete; the rest may (cycles through tuples/lists...).
+        // may not be referred to until complete; the rest may (cycles through tuples, lists...).
         let slot = if numbered {
-            let complete_now = !matches!(ty, code::CODE | code::FROZENSET | code::SLICE);
-            self.refs.push(complete_now);
+            self.refs
+                .push(!matches!(ty, code::CODE | code::FROZENSET | code::SLICE));
             Some(self.refs.len() - 1)
         } else {
             None
         };
-        let obj = self.obj(ty, offset)?;
-        if let Some(slot) = slot {
-            if let Some(s) = self.refs.get_mut(slot) {
-                *s = true;
+        let (want, kind) = match ty {
+            code::TUPLE => (self.size("tuple", offset)?, Kind::Seq("tuple")),
+            code::SMALL_TUPLE => (
+                usize::from(self.u8("small tuple", offset)?),
+                Kind::Seq("tuple"),
+            ),
+            code::LIST => (self.size("list", offset)?, Kind::Seq("list")),
+            code::SET | code::FROZENSET => (self.size("set", offset)?, Kind::Seq("set")),
+            code::DICT => (usize::MAX, Kind::Dict(Vec::new(), None)),
+            code::SLICE => (3, Kind::Seq("slice")),
+            _ => {
+                let new_layout = self.version >= PyVersion::V3_11;
+                let mut ints = [0i32; 7];
+                let count = if new_layout { 5 } else { 6 };
+                for (i, slot) in ints.iter_mut().enumerate().take(count) {
+                    let what = [
+                        "code argcount",
+                        "code posonlyargcount",
+                        "code kwonlyargcount",
+                    ]
+                    .get(i)
+                    .copied()
+                    .unwrap_or("code header");
+                    *slot = self.i32(what, offset)?;
+                }
+                (if new_layout { 10 } else { 9 }, Kind::Code(ints))
+            }
+        };
+        let frame = Frame {
+            ty,
+            flag_ref,
+            slot,
+            offset,
+            want,
+            items: Vec::with_capacity(want.min(self.remaining()).min(16)),
+            kind,
+        };
+        if want == 0 {
+            return Ok(Some(self.finish(frame)));
+        }
+        stack.push(frame);
+        Ok(None)
+    }
+
+    /// Give a finished child to its container; true when the container is complete.
+    fn accept(&mut self, f: &mut Frame, v: Value, offset: usize) -> Result<bool, MarshalError> {
+        let null = v.obj == Obj::Null;
+        match &mut f.kind {
+            Kind::Dict(kv, key) => match key.take() {
+                None if null => return Ok(true),
+                None => *key = Some(v),
+                Some(_) if null => {
+                    return Err(MarshalError::Null {
+                        context: "dict value",
+                        offset,
+                    })
+                }
+                Some(k) => kv.push((k, v)),
+            },
+            Kind::Seq(context) => {
+                if null {
+                    return Err(MarshalError::Null { context, offset });
+                }
+                f.items.push(v);
+            }
+            Kind::Code(ints) => {
+                if null {
+                    return Err(MarshalError::Null {
+                        context: "code object",
+                        offset,
+                    });
+                }
+                f.items.push(v);
+                // firstlineno follows name (3.8–3.10) or qualname (3.11+): the 8th object.
+                if f.items.len() == 8 {
+                    ints[6] = self.i32("code firstlineno", f.offset)?;
+                }
             }
         }
-        Ok(Value { obj, flag_ref })
+        Ok(f.items.len() >= f.want)
+    }
+
+    /// Build the value of a complete container and mark its number complete.
+    fn finish(&mut self, f: Frame) -> Value {
+        if let Some(s) = f.slot.and_then(|i| self.refs.get_mut(i)) {
+            *s = true;
+        }
+        let items = f.items;
+        let obj = match f.kind {
+            Kind::Dict(kv, _) => Obj::Dict(kv),
+            Kind::Code(ints) => Obj::Code(Box::new(build_code(ints, items))),
+            Kind::Seq(_) => match f.ty {
+                code::TUPLE => Obj::Tuple(items),
+                code::SMALL_TUPLE => Obj::SmallTuple(items),
+                code::LIST => Obj::List(items),
+                code::SET => Obj::Set(items),
+                code::FROZENSET => Obj::FrozenSet(items),
+                _ => {
+                    let mut it = items.into_iter();
+                    let mut next = || it.next().unwrap_or_else(Value::none);
+                    Obj::Slice(Box::new([next(), next(), next()]))
+                }
+            },
+        };
+        Value {
+            obj,
+            flag_ref: f.flag_ref,
+        }
     }
 
     fn float_text(&mut self, offset: usize) -> Result<Vec<u8>, MarshalError> {
@@ -1132,7 +1144,8 @@ impl<'a> Reader<'a> {
         Ok(f64::from_le_bytes(self.array("binary float", offset)?))
     }
 
-    fn obj(&mut self, ty: u8, offset: usize) -> Result<Obj, MarshalError> {
+    #[inline(never)]
+    fn scalar(&mut self, ty: u8, offset: usize) -> Result<Obj, MarshalError> {
         Ok(match ty {
             code::NULL => Obj::Null,
             code::NONE => Obj::None,
@@ -1192,46 +1205,6 @@ impl<'a> Reader<'a> {
                     kind,
                     data: self.take(n, "ascii str", offset)?.to_vec(),
                 })
-            }
-            code::TUPLE => {
-                let n = self.size("tuple", offset)?;
-                Obj::Tuple(self.seq(n, "tuple")?)
-            }
-            code::SMALL_TUPLE => {
-                let n = usize::from(self.u8("small tuple", offset)?);
-                Obj::SmallTuple(self.seq(n, "tuple")?)
-            }
-            code::LIST => {
-                let n = self.size("list", offset)?;
-                Obj::List(self.seq(n, "list")?)
-            }
-            code::SET | code::FROZENSET => {
-                let n = self.size("set", offset)?;
-                let items = self.seq(n, "set")?;
-                if ty == code::SET {
-                    Obj::Set(items)
-                } else {
-                    Obj::FrozenSet(items)
-                }
-            }
-            code::DICT => {
-                let mut kv = Vec::new();
-                loop {
-                    let k = self.object()?;
-                    if k.obj == Obj::Null {
-                        break;
-                    }
-                    let v = self.non_null("dict value")?;
-                    kv.push((k, v));
-                }
-                Obj::Dict(kv)
-            }
-            code::CODE => Obj::Code(Box::new(self.code_object(offset)?)),
-            code::SLICE => {
-                let start = self.non_null("slice")?;
-                let stop = self.non_null("slice")?;
-                let step = self.non_null("slice")?;
-                Obj::Slice(Box::new([start, stop, step]))
             }
             code::REF => {
                 let n = self.i32("ref", offset)?;
@@ -1298,68 +1271,103 @@ impl<'a> Reader<'a> {
             digits,
         })
     }
+}
 
-    fn code_object(&mut self, offset: usize) -> Result<CodeObject, MarshalError> {
-        let new_layout = self.version >= PyVersion::V3_11;
-        let argcount = self.i32("code argcount", offset)?;
-        let posonlyargcount = self.i32("code posonlyargcount", offset)?;
-        let kwonlyargcount = self.i32("code kwonlyargcount", offset)?;
-        let nlocals = if new_layout {
-            0
-        } else {
-            self.i32("code nlocals", offset)?
-        };
-        let stacksize = self.i32("code stacksize", offset)?;
-        let flags = self.i32("code flags", offset)?;
-        let code = self.non_null("code object")?;
-        let consts = self.non_null("code object")?;
-        let names = self.non_null("code object")?;
-        let locals = if new_layout {
-            let names = self.non_null("code object")?;
-            let kinds = self.non_null("code object")?;
-            CodeLocals::LocalsPlus { names, kinds }
-        } else {
-            let varnames = self.non_null("code object")?;
-            let freevars = self.non_null("code object")?;
-            let cellvars = self.non_null("code object")?;
-            CodeLocals::Split {
-                varnames,
-                freevars,
-                cellvars,
-            }
-        };
-        let filename = self.non_null("code object")?;
-        let name = self.non_null("code object")?;
-        let qualname = if new_layout {
-            Some(self.non_null("code object")?)
-        } else {
-            None
-        };
-        let firstlineno = self.i32("code firstlineno", offset)?;
-        let linetable = self.non_null("code object")?;
-        let exceptiontable = if new_layout {
-            Some(self.non_null("code object")?)
-        } else {
-            None
-        };
-        Ok(CodeObject {
-            argcount,
-            posonlyargcount,
-            kwonlyargcount,
-            nlocals,
-            stacksize,
-            flags,
-            code,
-            consts,
-            names,
-            locals,
-            filename,
-            name,
-            qualname,
-            firstlineno,
-            linetable,
-            exceptiontable,
-        })
+/// A container being read.
+struct Frame {
+    ty: u8,
+    flag_ref: bool,
+    slot: Option<usize>,
+    offset: usize,
+    /// How many children complete it (`usize::MAX` for a dict: until NULL).
+    want: usize,
+    items: Vec<Value>,
+    kind: Kind,
+}
+
+enum Kind {
+    /// Tuple, list, set, frozenset, slice; the context names it in NULL errors.
+    Seq(&'static str),
+    /// Pairs so far and a key waiting for its value.
+    Dict(Vec<(Value, Value)>, Option<Value>),
+    /// argcount, posonlyargcount, kwonlyargcount, (nlocals,) stacksize, flags; [6] firstlineno.
+    Code([i32; 7]),
+}
+
+fn is_known(ty: u8, version: PyVersion) -> bool {
+    matches!(
+        ty,
+        code::NULL
+            | code::NONE
+            | code::FALSE
+            | code::TRUE
+            | code::STOPITER
+            | code::ELLIPSIS
+            | code::INT
+            | code::INT64
+            | code::LONG
+            | code::FLOAT
+            | code::BINARY_FLOAT
+            | code::COMPLEX
+            | code::BINARY_COMPLEX
+            | code::STRING
+            | code::INTERNED
+            | code::UNICODE
+            | code::ASCII
+            | code::ASCII_INTERNED
+            | code::SHORT_ASCII
+            | code::SHORT_ASCII_INTERNED
+            | code::TUPLE
+            | code::SMALL_TUPLE
+            | code::LIST
+            | code::DICT
+            | code::SET
+            | code::FROZENSET
+            | code::CODE
+            | code::REF
+    ) || (ty == code::SLICE && version >= PyVersion::V3_14)
+}
+
+/// A code object from its header ints and its 9 (3.8–3.10) or 10 (3.11+) object fields.
+fn build_code(ints: [i32; 7], items: Vec<Value>) -> CodeObject {
+    let new_layout = items.len() == 10;
+    let mut it = items.into_iter();
+    let mut next = || it.next().unwrap_or_else(Value::none);
+    let (code, consts, names) = (next(), next(), next());
+    let locals = if new_layout {
+        let (names, kinds) = (next(), next());
+        CodeLocals::LocalsPlus { names, kinds }
+    } else {
+        let (varnames, freevars, cellvars) = (next(), next(), next());
+        CodeLocals::Split {
+            varnames,
+            freevars,
+            cellvars,
+        }
+    };
+    let (filename, name) = (next(), next());
+    let qualname = new_layout.then(&mut next);
+    let linetable = next();
+    let exceptiontable = new_layout.then(&mut next);
+    let [a, p, k, x, y, z, firstlineno] = ints;
+    let (nlocals, stacksize, flags) = if new_layout { (0, x, y) } else { (x, y, z) };
+    CodeObject {
+        argcount: a,
+        posonlyargcount: p,
+        kwonlyargcount: k,
+        nlocals,
+        stacksize,
+        flags,
+        code,
+        consts,
+        names,
+        locals,
+        filename,
+        name,
+        qualname,
+        firstlineno,
+        linetable,
+        exceptiontable,
     }
 }
 
@@ -1396,24 +1404,41 @@ pub fn dumps(value: &Value, version: PyVersion) -> Result<Vec<u8>, MarshalError>
         out: Vec::new(),
         version,
         refs: Vec::new(),
-        depth: 0,
+        inline: None,
+        budget: usize::MAX,
     };
-    w.object(value)?;
+    w.run(value)?;
     Ok(w.out)
 }
 
-struct Writer {
+/// What is left to write, on an explicit stack (no recursion, whatever the depth).
+enum Task<'a> {
+    /// A value at nesting `depth`; `context` set when NULL is not allowed there.
+    Value {
+        v: &'a Value,
+        depth: usize,
+        context: Option<&'static str>,
+    },
+    Int(i32),
+    Byte(u8),
+    /// The value numbered `slot` is complete.
+    Done(usize),
+}
+
+struct Writer<'a> {
     out: Vec<u8>,
     version: PyVersion,
     refs: Vec<bool>,
-    depth: usize,
+    /// Unsharing: write each `Ref`'s target in its place and no flags.
+    inline: Option<&'a RefTable<'a>>,
+    budget: usize,
 }
 
 fn unwritable(what: impl Into<String>) -> MarshalError {
     MarshalError::Unwritable { what: what.into() }
 }
 
-impl Writer {
+impl<'a> Writer<'a> {
     fn i32(&mut self, v: i32) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
@@ -1431,47 +1456,74 @@ impl Writer {
         Ok(())
     }
 
-    fn object(&mut self, v: &Value) -> Result<(), MarshalError> {
-        if self.depth >= MAX_DEPTH {
-            return Err(MarshalError::TooDeep {
-                offset: self.out.len(),
-            });
+    fn run(&mut self, root: &'a Value) -> Result<(), MarshalError> {
+        let mut tasks = vec![Task::Value {
+            v: root,
+            depth: 1,
+            context: None,
+        }];
+        while let Some(t) = tasks.pop() {
+            match t {
+                Task::Value { v, depth, context } => self.value(v, depth, context, &mut tasks)?,
+                Task::Int(i) => self.i32(i),
+                Task::Byte(b) => self.out.push(b),
+                Task::Done(slot) => {
+                    if let Some(s) = self.refs.get_mut(slot) {
+                        *s = true;
+                    }
+                }
+            }
         }
-        self.depth += 1;
-        let r = self.body(v);
-        self.depth -= 1;
-        r
+        Ok(())
     }
 
-    fn non_null(&mut self, v: &Value, context: &'static str) -> Result<(), MarshalError> {
-        if v.obj == Obj::Null {
-            return Err(MarshalError::Null {
-                context,
-                offset: self.out.len(),
-            });
+    fn value(
+        &mut self,
+        v: &'a Value,
+        depth: usize,
+        context: Option<&'static str>,
+        tasks: &mut Vec<Task<'a>>,
+    ) -> Result<(), MarshalError> {
+        let offset = self.out.len();
+        if depth > MAX_DEPTH {
+            return Err(MarshalError::TooDeep { offset });
         }
-        self.object(v)
-    }
-
-    fn seq(&mut self, items: &[Value], context: &'static str) -> Result<(), MarshalError> {
-        items.iter().try_for_each(|x| self.non_null(x, context))
-    }
-
-    fn body(&mut self, v: &Value) -> Result<(), MarshalError> {
+        if let (Some(context), Obj::Null) = (context, &v.obj) {
+            return Err(MarshalError::Null { context, offset });
+        }
+        let (v, flag_ref) = match (self.inline, &v.obj) {
+            (Some(table), Obj::Ref(i)) => (
+                table
+                    .get(*i)
+                    .ok_or_else(|| unwritable(format!("ref {i} has no target")))?,
+                false,
+            ),
+            (Some(_), _) => (v, false),
+            (None, _) => (v, v.flag_ref),
+        };
+        self.budget = self
+            .budget
+            .checked_sub(1)
+            .ok_or_else(|| unwritable("unshared tree over its size limit"))?;
         if matches!(v.obj, Obj::Slice(_)) && self.version < PyVersion::V3_14 {
             return Err(unwritable(format!(
                 "slice objects need marshal version 5 (3.14), not {}",
                 self.version
             )));
         }
-        let offset = self.out.len();
-        self.out.push(v.type_code());
-        let slot = if v.is_numbered() {
-            let complete_now = !matches!(v.obj, Obj::Code(_) | Obj::FrozenSet(_) | Obj::Slice(_));
-            self.refs.push(complete_now);
-            Some(self.refs.len() - 1)
-        } else {
-            None
+        let code = v.obj.type_code();
+        self.out.push(if flag_ref { code | FLAG_REF } else { code });
+        if flag_ref && v.obj.can_be_numbered() {
+            let delayed = matches!(v.obj, Obj::Code(_) | Obj::FrozenSet(_) | Obj::Slice(_));
+            self.refs.push(!delayed);
+            if delayed {
+                tasks.push(Task::Done(self.refs.len() - 1));
+            }
+        }
+        let child = |x: &'a Value, context: &'static str| Task::Value {
+            v: x,
+            depth: depth + 1,
+            context: Some(context),
         };
         match &v.obj {
             Obj::Null | Obj::None | Obj::False | Obj::True | Obj::StopIteration | Obj::Ellipsis => {
@@ -1485,10 +1537,7 @@ impl Writer {
                 if l.digits.last() == Some(&0) {
                     return Err(unwritable("unnormalized long (top digit zero)"));
                 }
-                let n = i32::try_from(l.digits.len())
-                    .ok()
-                    .filter(|&n| n != i32::MAX || !l.negative)
-                    .ok_or_else(|| unwritable("long too large"))?;
+                let n = i32::try_from(l.digits.len()).map_err(|_| unwritable("long too large"))?;
                 self.i32(if l.negative { -n } else { n });
                 for d in &l.digits {
                     self.out.extend_from_slice(&d.to_le_bytes());
@@ -1525,31 +1574,65 @@ impl Writer {
                 }
                 self.out.extend_from_slice(&s.data);
             }
-            Obj::Tuple(items) => {
-                self.size(items.len(), "tuple")?;
-                self.seq(items, "tuple")?;
-            }
-            Obj::SmallTuple(items) => {
-                self.short(items.len(), "small tuple")?;
-                self.seq(items, "tuple")?;
-            }
-            Obj::List(items) => {
-                self.size(items.len(), "list")?;
-                self.seq(items, "list")?;
-            }
-            Obj::Set(items) | Obj::FrozenSet(items) => {
-                self.size(items.len(), "set")?;
-                self.seq(items, "set")?;
+            Obj::Tuple(items)
+            | Obj::SmallTuple(items)
+            | Obj::List(items)
+            | Obj::Set(items)
+            | Obj::FrozenSet(items) => {
+                let context = match &v.obj {
+                    Obj::Tuple(_) | Obj::SmallTuple(_) => "tuple",
+                    Obj::List(_) => "list",
+                    _ => "set",
+                };
+                if matches!(v.obj, Obj::SmallTuple(_)) {
+                    self.short(items.len(), "small tuple")?;
+                } else {
+                    self.size(items.len(), context)?;
+                }
+                tasks.extend(items.iter().rev().map(|x| child(x, context)));
             }
             Obj::Dict(kv) => {
-                for (k, val) in kv {
-                    self.non_null(k, "dict key")?;
-                    self.non_null(val, "dict value")?;
+                tasks.push(Task::Byte(code::NULL));
+                for (k, x) in kv.iter().rev() {
+                    tasks.push(child(x, "dict value"));
+                    tasks.push(child(k, "dict key"));
                 }
-                self.out.push(code::NULL);
             }
-            Obj::Code(c) => self.code_object(c)?,
-            Obj::Slice(s) => self.seq(&s[..], "slice")?,
+            Obj::Slice(s) => tasks.extend(s.iter().rev().map(|x| child(x, "slice"))),
+            Obj::Code(c) => {
+                let new_layout = self.version >= PyVersion::V3_11;
+                let layout_ok = match &c.locals {
+                    CodeLocals::Split { .. } => {
+                        !new_layout && c.qualname.is_none() && c.exceptiontable.is_none()
+                    }
+                    CodeLocals::LocalsPlus { .. } => {
+                        new_layout && c.qualname.is_some() && c.exceptiontable.is_some()
+                    }
+                };
+                if !layout_ok {
+                    return Err(unwritable(format!(
+                        "code object layout does not match Python {}",
+                        self.version
+                    )));
+                }
+                self.i32(c.argcount);
+                self.i32(c.posonlyargcount);
+                self.i32(c.kwonlyargcount);
+                if !new_layout {
+                    self.i32(c.nlocals);
+                }
+                self.i32(c.stacksize);
+                self.i32(c.flags);
+                let fields = c.object_fields();
+                let mut seq: Vec<Task<'a>> = Vec::with_capacity(fields.len() + 1);
+                for (i, f) in fields.into_iter().enumerate() {
+                    if i == 8 {
+                        seq.push(Task::Int(c.firstlineno));
+                    }
+                    seq.push(child(f, "code object"));
+                }
+                tasks.extend(seq.into_iter().rev());
+            }
             Obj::Ref(i) => {
                 let idx = usize::try_from(*i).unwrap_or(usize::MAX);
                 match self.refs.get(idx) {
@@ -1566,66 +1649,6 @@ impl Writer {
                 let n = i32::try_from(*i).map_err(|_| unwritable("ref index over 2**31"))?;
                 self.i32(n);
             }
-        }
-        if let Some(slot) = slot {
-            if let Some(s) = self.refs.get_mut(slot) {
-                *s = true;
-            }
-        }
-        Ok(())
-    }
-
-    fn code_object(&mut self, c: &CodeObject) -> Result<(), MarshalError> {
-        let new_layout = self.version >= PyVersion::V3_11;
-        let layout_ok = match &c.locals {
-            CodeLocals::Split { .. } => {
-                !new_layout && c.qualname.is_none() && c.exceptiontable.is_none()
-            }
-            CodeLocals::LocalsPlus { .. } => {
-                new_layout && c.qualname.is_some() && c.exceptiontable.is_some()
-            }
-        };
-        if !layout_ok {
-            return Err(unwritable(format!(
-                "code object layout does not match Python {}",
-                self.version
-            )));
-        }
-        self.i32(c.argcount);
-        self.i32(c.posonlyargcount);
-        self.i32(c.kwonlyargcount);
-        if !new_layout {
-            self.i32(c.nlocals);
-        }
-        self.i32(c.stacksize);
-        self.i32(c.flags);
-        self.non_null(&c.code, "code object")?;
-        self.non_null(&c.consts, "code object")?;
-        self.non_null(&c.names, "code object")?;
-        match &c.locals {
-            CodeLocals::Split {
-                varnames,
-                freevars,
-                cellvars,
-            } => {
-                for v in [varnames, freevars, cellvars] {
-                    self.non_null(v, "code object")?;
-                }
-            }
-            CodeLocals::LocalsPlus { names, kinds } => {
-                self.non_null(names, "code object")?;
-                self.non_null(kinds, "code object")?;
-            }
-        }
-        self.non_null(&c.filename, "code object")?;
-        self.non_null(&c.name, "code object")?;
-        if let Some(q) = &c.qualname {
-            self.non_null(q, "code object")?;
-        }
-        self.i32(c.firstlineno);
-        self.non_null(&c.linetable, "code object")?;
-        if let Some(e) = &c.exceptiontable {
-            self.non_null(e, "code object")?;
         }
         Ok(())
     }
@@ -1650,13 +1673,13 @@ pub fn fuzz_entry(data: &[u8]) {
             rest.get(..used),
             "loads→dumps not byte-identical"
         );
-        exercise(&v);
+        exercise(&v, version);
     }
 }
 
 /// Touch every accessor of every code object in the tree (must never panic).
 #[doc(hidden)]
-pub fn exercise(root: &Value) {
+pub fn exercise(root: &Value, version: PyVersion) {
     let refs = RefTable::build(root);
     let mut stack = vec![root];
     while let Some(v) = stack.pop() {
@@ -1683,5 +1706,469 @@ pub fn exercise(root: &Value) {
         }
         stack.extend(v.children());
     }
-    let _ = unshare(root, 10_000);
+    let _ = unshare(root, version, 10_000);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V: PyVersion = PyVersion::V3_12;
+
+    fn rt(bytes: &[u8], version: PyVersion) -> Value {
+        let v = loads(bytes, version).unwrap_or_else(|e| panic!("{bytes:02x?}: {e}"));
+        assert_eq!(dumps(&v, version).expect("dumps"), bytes, "{v:?}");
+        v
+    }
+
+    fn obj(bytes: &[u8]) -> Obj {
+        rt(bytes, V).obj
+    }
+
+    #[test]
+    fn singletons() {
+        assert_eq!(obj(b"N"), Obj::None);
+        assert_eq!(obj(b"F"), Obj::False);
+        assert_eq!(obj(b"T"), Obj::True);
+        assert_eq!(obj(b"S"), Obj::StopIteration);
+        assert_eq!(obj(b"."), Obj::Ellipsis);
+        // Flagged singletons keep their flag but take no ref number.
+        let v = rt(b"\xa9\x02\xce\xe9\x05\x00\x00\x00", V);
+        assert_eq!(RefTable::build(&v).len(), 2);
+        assert!(v.as_seq().expect("tuple")[0].flag_ref);
+        // A top-level NULL is an error, as in CPython.
+        assert!(matches!(loads(b"0", V), Err(MarshalError::Null { .. })));
+        assert_eq!(dumps(&Value::new(Obj::Null), V).expect("dumps"), b"0");
+    }
+
+    #[test]
+    fn ints() {
+        assert_eq!(obj(b"i\xff\xff\xff\xff"), Obj::Int(-1));
+        assert_eq!(
+            obj(b"I\x01\x00\x00\x00\x00\x00\x00\x80"),
+            Obj::Int64(i64::MIN + 1)
+        );
+        // 2**70 and -(2**70) as CPython 3.14 wrote them.
+        let big = rt(
+            b"l\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04",
+            V,
+        );
+        assert_eq!(big.as_i128(), Some(1i128 << 70));
+        assert_eq!(big.as_i64(), None);
+        let neg = rt(
+            b"l\xfb\xff\xff\xff\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04",
+            V,
+        );
+        assert_eq!(neg.as_i128(), Some(-(1i128 << 70)));
+        assert_eq!(
+            obj(b"l\x00\x00\x00\x00"),
+            Obj::Long(Long {
+                negative: false,
+                digits: vec![]
+            })
+        );
+        for x in [
+            0i128,
+            1,
+            -1,
+            1 << 31,
+            -(1 << 31) - 1,
+            i128::MAX,
+            i128::MIN,
+            12345678901234567890,
+        ] {
+            let v = Value::int(x);
+            assert_eq!(v.as_i128(), Some(x));
+            let b = dumps(&v, V).expect("dumps");
+            assert_eq!(loads(&b, V).expect("loads").as_i128(), Some(x));
+        }
+        // A long wider than i128 keeps its digits.
+        let mut wide = b"l\x0a\x00\x00\x00".to_vec();
+        wide.extend([1u8, 0].repeat(10));
+        let w = rt(&wide, V);
+        assert_eq!(w.as_i128(), None);
+        assert!(matches!(
+            loads(b"l\x01\x00\x00\x00\x00\x80", V),
+            Err(MarshalError::LongDigit {
+                digit: 0x8000,
+                offset: 5
+            })
+        ));
+        assert!(matches!(
+            loads(b"l\x01\x00\x00\x00\x00\x00", V),
+            Err(MarshalError::UnnormalizedLong { .. })
+        ));
+        assert!(matches!(
+            loads(b"l\x00\x00\x00\x80", V),
+            Err(MarshalError::BadSize { .. })
+        ));
+    }
+
+    #[test]
+    fn floats_and_complex() {
+        let v = rt(b"\xe7\x00\x00\x00\x00\x00\x00\xf8?", V);
+        assert_eq!(v.as_f64(), Some(1.5));
+        assert!(v.flag_ref);
+        assert_eq!(rt(b"f\x031.5", V).as_f64(), Some(1.5));
+        assert_eq!(rt(b"f\x04-inf", V).as_f64(), Some(f64::NEG_INFINITY));
+        assert_eq!(
+            obj(b"x\x011\x03nan"),
+            Obj::ComplexText(b"1".to_vec(), b"nan".to_vec())
+        );
+        let c = obj(b"y\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0?");
+        assert_eq!(c, Obj::Complex(0.0, 1.0));
+        // NaN payloads survive.
+        let nan = f64::from_bits(0x7ff8_0000_dead_beef);
+        let b = dumps(&Value::new(Obj::Float(nan)), V).expect("dumps");
+        let back = loads(&b, V).expect("loads");
+        assert!(matches!(back.obj, Obj::Float(f) if f.to_bits() == nan.to_bits()));
+    }
+
+    #[test]
+    fn strings() {
+        assert_eq!(obj(b"s\x02\x00\x00\x00hi"), Obj::Bytes(b"hi".to_vec()));
+        let u = rt("u\x02\x00\x00\x00é".as_bytes(), V);
+        assert_eq!(u.as_str().as_deref(), Some("é"));
+        let t = rt(b"t\x01\x00\x00\x00x", V);
+        assert_eq!(t.as_pystr().map(|s| s.kind), Some(StrKind::Interned));
+        for (bytes, kind) in [
+            (&b"a\x01\x00\x00\x00x"[..], StrKind::Ascii),
+            (b"A\x01\x00\x00\x00x", StrKind::AsciiInterned),
+            (b"z\x01x", StrKind::ShortAscii),
+            (b"Z\x01x", StrKind::ShortAsciiInterned),
+        ] {
+            let v = rt(bytes, V);
+            assert_eq!(v.as_pystr().map(|s| s.kind), Some(kind));
+            assert_eq!(v.as_str().as_deref(), Some("x"));
+        }
+        // A lone surrogate (surrogatepass) is kept as bytes and shown as U+FFFD.
+        let s = rt(b"u\x03\x00\x00\x00\xed\xa0\x80", V);
+        assert_eq!(s.as_pystr().and_then(PyStr::to_str), None);
+        assert_eq!(s.as_str().as_deref(), Some("\u{fffd}\u{fffd}\u{fffd}"));
+        assert!(matches!(
+            loads(b"u\x01\x00\x00\x00\xff", V),
+            Err(MarshalError::BadUtf8 { offset: 0 })
+        ));
+        // Latin-1 in a one-byte kind.
+        assert_eq!(rt(b"z\x01\xe9", V).as_str().as_deref(), Some("é"));
+        assert_eq!(Value::str("abc").type_code(), b'z');
+        assert_eq!(Value::str(&"a".repeat(300)).type_code(), b'a');
+        assert_eq!(Value::str("é").type_code(), b'u');
+        assert!(dumps(
+            &Value::new(Obj::Str(PyStr {
+                kind: StrKind::ShortAscii,
+                data: vec![b'a'; 256]
+            })),
+            V
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn containers() {
+        assert!(matches!(obj(b"(\x01\x00\x00\x00N"), Obj::Tuple(ref v) if v.len() == 1));
+        assert!(matches!(obj(b")\x00"), Obj::SmallTuple(ref v) if v.is_empty()));
+        assert!(matches!(obj(b"[\x02\x00\x00\x00NT"), Obj::List(ref v) if v.len() == 2));
+        assert!(matches!(obj(b"{NTF.0"), Obj::Dict(ref kv) if kv.len() == 2));
+        assert!(matches!(obj(b"<\x01\x00\x00\x00N"), Obj::Set(ref v) if v.len() == 1));
+        assert!(matches!(obj(b">\x00\x00\x00\x00"), Obj::FrozenSet(ref v) if v.is_empty()));
+        assert!(matches!(
+            loads(b")\x010", V),
+            Err(MarshalError::Null {
+                context: "tuple",
+                offset: 2
+            })
+        ));
+        assert!(matches!(
+            loads(b"{N0", V),
+            Err(MarshalError::Null {
+                context: "dict value",
+                ..
+            })
+        ));
+        assert!(matches!(
+            loads(b"[\xff\xff\xff\xff", V),
+            Err(MarshalError::BadSize {
+                what: "list",
+                size: -1,
+                ..
+            })
+        ));
+        // A huge count with little input fails without reserving memory for it.
+        assert!(matches!(
+            loads(b"(\xff\xff\xff\x7fN", V),
+            Err(MarshalError::Truncated { .. })
+        ));
+        assert!(matches!(
+            loads(b"s\xff\xff\xff\x7f", V),
+            Err(MarshalError::Truncated {
+                what: "bytes",
+                offset: 0
+            })
+        ));
+    }
+
+    #[test]
+    fn slice_is_marshal_5_only() {
+        // As CPython 3.14 wrote slice(1, None, 3).
+        let b = b":\xe9\x01\x00\x00\x00N\xe9\x03\x00\x00\x00";
+        let v = rt(b, PyVersion::V3_14);
+        assert!(matches!(v.obj, Obj::Slice(_)));
+        assert!(matches!(
+            loads(b, PyVersion::V3_13),
+            Err(MarshalError::UnknownType { code: b':', .. })
+        ));
+        assert!(dumps(&v, PyVersion::V3_13).is_err());
+    }
+
+    #[test]
+    fn refs() {
+        // (x, x) with x flagged: the second is a ref.
+        let v = rt(b")\x02\xfa\x01xr\x00\x00\x00\x00", V);
+        let refs = RefTable::build(&v);
+        assert_eq!(refs.len(), 1);
+        let items = v.as_seq().expect("tuple");
+        assert_eq!(items[1].obj, Obj::Ref(0));
+        assert_eq!(refs.resolve(&items[1]).as_str().as_deref(), Some("x"));
+        // Containers are numbered before their children; a tuple may contain itself.
+        let v = rt(b"\xa9\x02\xfa\x01xr\x00\x00\x00\x00", V);
+        assert!(matches!(
+            RefTable::build(&v).get(0).map(|x| &x.obj),
+            Some(Obj::SmallTuple(_))
+        ));
+        // A ref to a frozenset (or code object) still being read is invalid.
+        assert!(matches!(
+            loads(b"\xbe\x01\x00\x00\x00r\x00\x00\x00\x00", V),
+            Err(MarshalError::RefToIncomplete { .. })
+        ));
+        assert!(matches!(
+            loads(b"r\x00\x00\x00\x00", V),
+            Err(MarshalError::RefOutOfRange {
+                index: 0,
+                available: 0,
+                offset: 0
+            })
+        ));
+        assert!(matches!(
+            loads(b")\x01r\xff\xff\xff\xff", V),
+            Err(MarshalError::RefOutOfRange { index: -1, .. })
+        ));
+        // A flagged ref keeps its flag and takes no number.
+        rt(b")\x03\xfa\x01x\xf2\x00\x00\x00\x00r\x00\x00\x00\x00", V);
+        assert!(loads(b")\x03\xfa\x01x\xf2\x00\x00\x00\x00r\x01\x00\x00\x00", V).is_err());
+        // dumps checks refs too.
+        let bad = Value::tuple(vec![Value::new(Obj::Ref(3))]);
+        assert!(matches!(
+            dumps(&bad, V),
+            Err(MarshalError::RefOutOfRange { index: 3, .. })
+        ));
+    }
+
+    fn sample_code(version: PyVersion) -> Value {
+        let new = version >= PyVersion::V3_11;
+        let s = |x: &str| Value::flagged(Obj::Str(PyStr::interned(x)));
+        Value::flagged(Obj::Code(Box::new(CodeObject {
+            argcount: 1,
+            posonlyargcount: 0,
+            kwonlyargcount: 0,
+            nlocals: if new { 0 } else { 1 },
+            stacksize: 2,
+            flags: 3,
+            code: Value::bytes(vec![1, 2, 3, 4]),
+            consts: Value::tuple(vec![Value::none(), Value::int(7)]),
+            names: Value::tuple(vec![]),
+            locals: if new {
+                CodeLocals::LocalsPlus {
+                    names: Value::tuple(vec![s("a"), s("c")]),
+                    kinds: Value::bytes(vec![CO_FAST_LOCAL, CO_FAST_CELL]),
+                }
+            } else {
+                CodeLocals::Split {
+                    varnames: Value::tuple(vec![s("a")]),
+                    freevars: Value::tuple(vec![]),
+                    cellvars: Value::tuple(vec![s("c")]),
+                }
+            },
+            filename: s("f.py"),
+            name: s("f"),
+            qualname: new.then(|| Value::new(Obj::Ref(4))),
+            firstlineno: 10,
+            linetable: Value::flagged(Obj::Bytes(vec![])),
+            exceptiontable: new.then(|| Value::new(Obj::Ref(5))),
+        })))
+    }
+
+    #[test]
+    fn code_objects_every_version() {
+        for v in PyVersion::ALL {
+            let code = sample_code(v);
+            let b = dumps(&code, v).expect("dumps");
+            let back = rt(&b, v);
+            assert_eq!(back, code);
+            let refs = RefTable::build(&back);
+            let c = back.as_code().expect("code");
+            assert_eq!(c.code_bytes(&refs), Some(&[1u8, 2, 3, 4][..]));
+            assert_eq!(c.varnames(&refs), Some(vec!["a".to_string()]));
+            assert_eq!(c.cellvars(&refs), Some(vec!["c".to_string()]));
+            assert_eq!(c.freevars(&refs), Some(vec![]));
+            assert_eq!(c.name(&refs).as_deref(), Some("f"));
+            assert_eq!(c.filename(&refs).as_deref(), Some("f.py"));
+            assert_eq!(c.line_table(&refs), Some(&[][..]));
+            if v.has_exception_table() {
+                assert_eq!(c.qualname(&refs).as_deref(), Some("f"));
+                assert_eq!(c.exception_table(&refs), Some(&[][..]));
+            } else {
+                assert_eq!(c.qualname(&refs), None);
+            }
+            // The other generation's layout is refused.
+            let other = if v.has_exception_table() {
+                PyVersion::V3_10
+            } else {
+                PyVersion::V3_11
+            };
+            assert!(matches!(
+                dumps(&code, other),
+                Err(MarshalError::Unwritable { .. })
+            ));
+            // A ref to the code object from inside itself is refused.
+            let mut selfref = code.clone();
+            if let Some(c) = selfref.as_code_mut() {
+                c.consts = Value::tuple(vec![Value::new(Obj::Ref(0))]);
+            }
+            let b = dumps(&selfref, v);
+            assert!(matches!(
+                b,
+                Err(MarshalError::RefToIncomplete { index: 0, .. })
+            ));
+        }
+    }
+
+    fn rich_sample() -> Vec<u8> {
+        let mut items = vec![
+            Value::none(),
+            Value::new(Obj::True),
+            Value::int(-5),
+            Value::int(1 << 80),
+            Value::new(Obj::Float(2.5)),
+            Value::new(Obj::FloatText(b"2.5".to_vec())),
+            Value::new(Obj::Complex(1.0, 2.0)),
+            Value::new(Obj::ComplexText(b"1".to_vec(), b"2".to_vec())),
+            Value::bytes(b"abc".to_vec()),
+            Value::flagged(Obj::Str(PyStr::new("héllo"))),
+            Value::new(Obj::Ref(0)),
+            Value::new(Obj::List(vec![Value::int(1)])),
+            Value::new(Obj::Dict(vec![(Value::str("k"), Value::int(2))])),
+            Value::new(Obj::Set(vec![Value::int(3)])),
+            Value::new(Obj::FrozenSet(vec![Value::int(4)])),
+            Value::new(Obj::Tuple(vec![Value::str(&"z".repeat(300))])),
+            Value::new(Obj::Int64(1)),
+        ];
+        items.push(sample_code(PyVersion::V3_14));
+        items.push(Value::new(Obj::Slice(Box::new([
+            Value::none(),
+            Value::int(1),
+            Value::none(),
+        ]))));
+        dumps(&Value::tuple(items), PyVersion::V3_14).expect("dumps")
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let b = rich_sample();
+        rt(&b, PyVersion::V3_14);
+        for n in 0..b.len() {
+            let e = loads(&b[..n], PyVersion::V3_14).expect_err("truncated input must fail");
+            assert!(
+                matches!(e, MarshalError::Truncated { .. }),
+                "prefix {n}: {e}"
+            );
+            assert!(!e.to_string().is_empty());
+        }
+        let e = loads(&[b.as_slice(), b"N"].concat(), PyVersion::V3_14).expect_err("trailing");
+        assert_eq!(
+            e,
+            MarshalError::TrailingData {
+                offset: b.len(),
+                len: 1
+            }
+        );
+        assert_eq!(
+            loads_prefix(&[b.as_slice(), b"N"].concat(), PyVersion::V3_14)
+                .expect("prefix")
+                .1,
+            b.len()
+        );
+    }
+
+    #[test]
+    fn depth_limit() {
+        let nest = |n: usize| {
+            let mut b = b")\x01".repeat(n);
+            b.push(b'N');
+            b
+        };
+        // MAX_DEPTH objects on the path (MAX_DEPTH - 1 tuples and None) are fine.
+        let ok = nest(MAX_DEPTH - 1);
+        let v = rt(&ok, V);
+        let deep = nest(MAX_DEPTH);
+        assert!(
+            matches!(loads(&deep, V), Err(MarshalError::TooDeep { offset }) if offset == 2 * MAX_DEPTH)
+        );
+        let mut too_deep = v;
+        too_deep = Value::tuple(vec![too_deep]);
+        assert!(matches!(
+            dumps(&too_deep, V),
+            Err(MarshalError::TooDeep { .. })
+        ));
+        // Far deeper input: still an error, no stack overflow.
+        assert!(loads(&b"[\x01\x00\x00\x00".repeat(100_000), V).is_err());
+    }
+
+    #[test]
+    fn unknown_codes_and_messages() {
+        let e = loads(b"\x7f", V).expect_err("unknown");
+        assert_eq!(
+            e.to_string(),
+            "unknown type code 0x7f at offset 0 (marshal for Python 3.12)"
+        );
+        assert_eq!(
+            loads(b"l\x01\x00", V).expect_err("truncated").to_string(),
+            "truncated long at offset 0"
+        );
+        assert_eq!(
+            loads(b")\x01r\x63\x00\x00\x00", V)
+                .expect_err("ref")
+                .to_string(),
+            "ref 99 out of range (0 refs so far) at offset 2"
+        );
+        for c in 0..=255u8 {
+            let _ = loads(&[c], V);
+            let _ = loads(&[c, 0, 0, 0, 0], V);
+        }
+    }
+
+    #[test]
+    fn unshare_limits() {
+        // x = (); then a tuple of 40 refs to a tuple of 40 refs ... grows fast.
+        let mut b = b"\xa9\x00".to_vec();
+        let mut level = vec![0u8; 0];
+        level.extend(b"\xa9\x28");
+        level.extend(b"r\x00\x00\x00\x00".repeat(40));
+        let mut v = b")\x02".to_vec();
+        v.extend(&b);
+        v.extend(&level);
+        let val = loads(&v, V).expect("loads");
+        assert!(unshare(&val, V, 1000).is_ok());
+        assert!(unshare(&val, V, 10).is_err());
+        b.clear();
+    }
+
+    #[test]
+    fn fuzz_entry_accepts_anything() {
+        fuzz_entry(&[]);
+        fuzz_entry(&[5]);
+        let mut d = vec![6];
+        d.extend(rich_sample());
+        fuzz_entry(&d);
+    }
 }

@@ -204,6 +204,6 @@ pub fn fuzz_entry(data: &[u8]) {
             Some(data),
             "pyc read→write not byte-identical"
         );
-        marshal::exercise(&pyc.code);
+        marshal::exercise(&pyc.code, pyc.version);
     }
 }

@@ -182,7 +182,7 @@ fn unshare_gives_ref_free_equivalent() {
         let data = std::fs::read(fixtures_root().join(v.to_string()).join("reprlib.pyc"))
             .expect("fixture");
         let p = pyc::read(&data).expect("read");
-        let flat = marshal::unshare(&p.code, 1_000_000).expect("unshare");
+        let flat = marshal::unshare(&p.code, v, 1_000_000).expect("unshare");
         let bytes = marshal::dumps(&flat, v).expect("dumps");
         let again = marshal::loads(&bytes, v).expect("loads");
         assert_eq!(RefTable::build(&again).len(), 0);

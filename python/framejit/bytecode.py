@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, MutableSequence
 from typing import Any, NamedTuple, Optional, Union, overload
 
 from framejit import _native
-from framejit._native import BytecodeError
+from framejit._native import BytecodeError, CodeModel
 
 __all__ = [
     "BytecodeError",
@@ -595,7 +595,7 @@ class Bytecode(MutableSequence):
         if base is None:
             base = _empty_code(self.version)
         if isinstance(base, CodeModel):
-            return base.replace(**fields)
+            return base.replace(**_live_fields(base, fields))
         if self.version != host_version():
             raise BytecodeError(
                 f"cannot make a live code object for Python {self.version[0]}.{self.version[1]} "
@@ -759,5 +759,3 @@ class ControlFlowGraph:
                     setattr(bc, k, list(v) if isinstance(v, list) else v)
         return bc
 
-
-from framejit.pyc import CodeModel  # noqa: E402  (CodeModel builds on this module)

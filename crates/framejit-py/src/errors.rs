@@ -11,6 +11,13 @@ create_exception!(
     "Bytecode that cannot be decoded or assembled; `code_name`, `filename`, `offset`, `index` and `opname` say where."
 );
 
+create_exception!(
+    _native,
+    PycError,
+    PyValueError,
+    "A .pyc or marshal image that cannot be read or written; the message names the byte offset."
+);
+
 /// Raise [`BytecodeError`] for `e`, naming the code object and file where known.
 pub fn bytecode_error(
     e: &framejit_bytecode::BytecodeError,

@@ -2,6 +2,7 @@
 
 mod bytecode;
 mod errors;
+mod pyc;
 
 use pyo3::prelude::*;
 
@@ -9,7 +10,11 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("BytecodeError", m.py().get_type::<errors::BytecodeError>())?;
+    m.add("PycError", m.py().get_type::<errors::PycError>())?;
     m.add_class::<bytecode::NativeBytecode>()?;
+    m.add_class::<pyc::CodeModel>()?;
+    m.add_function(wrap_pyfunction!(pyc::load_pyc, m)?)?;
+    m.add_function(wrap_pyfunction!(pyc::dump_pyc, m)?)?;
     m.add_function(wrap_pyfunction!(bytecode::opcode_table, m)?)?;
     m.add_function(wrap_pyfunction!(bytecode::stack_effect, m)?)?;
     m.add_function(wrap_pyfunction!(bytecode::listing, m)?)?;

@@ -980,7 +980,9 @@ impl<'a> Reader<'a> {
     ) -> Result<Option<Value>, MarshalError> {
         let flag_ref = c & FLAG_REF != 0;
         let ty = c & !FLAG_REF;
-        if !is_known(ty, self.version) {
+        // A flagged NULL is accepted by CPython but never written by it; refusing it keeps the
+        // dict terminator implicit in the model (and so round trips exact).
+        if !is_known(ty, self.version) || c == code::NULL | FLAG_REF {
             return Err(MarshalError::UnknownType {
                 code: c,
                 offset,
@@ -1906,6 +1908,17 @@ mod tests {
                 offset: 0
             })
         ));
+    }
+
+    #[test]
+    fn flagged_null_is_refused() {
+        // Found by fuzzing: a flagged NULL as dict terminator could not be written back.
+        for b in [&b"{\xb0"[..], b"\xfb\xce\xce\xce\xce\xb0", b"\xb0"] {
+            assert!(matches!(
+                loads(b, V),
+                Err(MarshalError::UnknownType { code: 0xb0, .. })
+            ));
+        }
     }
 
     #[test]

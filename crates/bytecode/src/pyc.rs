@@ -207,3 +207,119 @@ pub fn fuzz_entry(data: &[u8]) {
         marshal::exercise(&pyc.code, pyc.version);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::marshal::{dumps, CodeLocals, CodeObject};
+
+    fn module(version: PyVersion) -> Value {
+        let new = version.has_exception_table();
+        let t = || Value::tuple(vec![]);
+        Value::new(Obj::Code(Box::new(CodeObject {
+            argcount: 0,
+            posonlyargcount: 0,
+            kwonlyargcount: 0,
+            nlocals: 0,
+            stacksize: 1,
+            flags: 0,
+            code: Value::bytes(vec![100, 0, 83, 0]),
+            consts: Value::tuple(vec![Value::none()]),
+            names: t(),
+            locals: if new {
+                CodeLocals::LocalsPlus {
+                    names: t(),
+                    kinds: Value::bytes(vec![]),
+                }
+            } else {
+                CodeLocals::Split {
+                    varnames: t(),
+                    freevars: t(),
+                    cellvars: t(),
+                }
+            },
+            filename: Value::str("m.py"),
+            name: Value::str("<module>"),
+            qualname: new.then(|| Value::str("<module>")),
+            firstlineno: 1,
+            linetable: Value::bytes(vec![]),
+            exceptiontable: new.then(|| Value::bytes(vec![])),
+        })))
+    }
+
+    #[test]
+    fn write_read_every_version_and_header_kind() {
+        for v in PyVersion::ALL {
+            let mut p = Pyc::new(v, module(v), 1_700_000_000, 42);
+            let b = write(&p).expect("write");
+            assert_eq!(
+                &b[..4],
+                &[
+                    v.info().magic.to_le_bytes()[0],
+                    v.info().magic.to_le_bytes()[1],
+                    13,
+                    10
+                ]
+            );
+            assert_eq!(read(&b).expect("read"), p);
+            p.source = PycSource::Hash {
+                check_source: true,
+                hash: *b"12345678",
+            };
+            p.trailing = b"junk".to_vec();
+            let b = write(&p).expect("write");
+            assert_eq!(&b[4..8], &[3, 0, 0, 0]);
+            assert_eq!(read(&b).expect("read"), p);
+        }
+    }
+
+    #[test]
+    fn header_errors() {
+        let v = PyVersion::V3_12;
+        let good = write(&Pyc::new(v, module(v), 0, 0)).expect("write");
+        for n in 0..HEADER_LEN {
+            assert_eq!(read(&good[..n]), Err(PycError::TruncatedHeader { len: n }));
+        }
+        for n in HEADER_LEN..good.len() {
+            assert!(matches!(
+                read(&good[..n]),
+                Err(PycError::Marshal(MarshalError::Truncated { .. }))
+            ));
+        }
+        let mut bad = good.clone();
+        bad[0..2].copy_from_slice(&3399u16.to_le_bytes());
+        let e = read(&bad).expect_err("magic");
+        assert!(e.to_string().starts_with("bad magic 3399"), "{e}");
+        let mut bad = good.clone();
+        bad[3] = b'x';
+        assert!(matches!(read(&bad), Err(PycError::BadMagic { .. })));
+        for flags in [2u8, 4, 0x80] {
+            let mut bad = good.clone();
+            bad[4] = flags;
+            assert!(matches!(read(&bad), Err(PycError::BadFlags { .. })));
+        }
+        let mut not_code = good[..HEADER_LEN].to_vec();
+        not_code.extend(dumps(&Value::none(), v).expect("dumps"));
+        assert_eq!(read(&not_code), Err(PycError::NotCode { type_code: b'N' }));
+        // Marshal errors carry file offsets.
+        let mut unknown = good[..HEADER_LEN].to_vec();
+        unknown.push(0x7f);
+        let e = read(&unknown).expect_err("unknown type");
+        assert!(e.to_string().contains("at offset 16"), "{e}");
+        let mut p = read(&good).expect("read");
+        p.magic = PyVersion::V3_11.info().magic;
+        assert!(matches!(write(&p), Err(PycError::MagicMismatch { .. })));
+        // Any magic of the version's development range is accepted and kept.
+        let mut dev = good.clone();
+        dev[0..2].copy_from_slice(&3500u16.to_le_bytes());
+        assert_eq!(write(&read(&dev).expect("read")).expect("write"), dev);
+    }
+
+    #[test]
+    fn fuzz_entry_smoke() {
+        fuzz_entry(&[]);
+        fuzz_entry(
+            &write(&Pyc::new(PyVersion::V3_8, module(PyVersion::V3_8), 1, 2)).expect("write"),
+        );
+    }
+}

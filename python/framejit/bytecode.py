@@ -553,9 +553,13 @@ class Bytecode(MutableSequence):
         return _native.NativeBytecode.from_items(minor, self.first_lineno, rows, self.qualname, self.filename)
 
     # -- output -------------------------------------------------------------------------------
-    def assemble(self) -> tuple[bytes, bytes, bytes, int]:
-        """``(co_code, line table, co_exceptiontable, co_stacksize)``."""
-        return self._to_native().assemble()
+    def assemble(self, keep_source_linetable: bool = True) -> tuple[bytes, bytes, bytes, int]:
+        """``(co_code, line table, co_exceptiontable, co_stacksize)``.
+
+        3.8/3.9's peephole optimizer leaves line-table entries for code it deleted, which no encoder can
+        reproduce: by default a decoded table is kept when the fresh encoding describes exactly the
+        same lines. ``keep_source_linetable=False`` always gives the fresh encoding."""
+        return self._to_native().assemble(keep_source_linetable)
 
     def compute_stacksize(self) -> int:
         return self.assemble()[3]

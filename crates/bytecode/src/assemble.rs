@@ -7,9 +7,12 @@
 use crate::error::{BytecodeError, ErrorKind, Result};
 use crate::exceptiontable::{encode_exception_table, ExceptionTableEntry};
 use crate::instr::{Arg, Bytecode, Instr, Item, Label};
-use crate::linetable::{encode_lnotab_with_starts, Location};
+use crate::linetable::{
+    decode_lnotab_starts, decode_locations, encode_lnotab_with_starts, Location,
+};
 use crate::opcode::{JumpDir, JumpUnit, OpInfo, OpcodeTable};
 use crate::stackdepth::{stack_depth, FlowInstr};
+use crate::version::PyVersion;
 
 /// The assembled parts of a code object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,6 +277,31 @@ fn layout(t: &OpcodeTable, slots: &mut [Slot]) -> Result<Vec<u32>> {
 
 /// Assemble `bc`.
 pub fn assemble(bc: &Bytecode) -> Result<Assembled> {
+    assemble_with(bc, true)
+}
+
+/// The source line table of `bc`, if it describes exactly the lines (and 3.8 line starts) of `fresh`.
+fn same_lines(bc: &Bytecode, fresh: &[u8], units: usize) -> Option<Vec<u8>> {
+    let source = bc.source_linetable.as_ref()?;
+    if source == fresh {
+        return None;
+    }
+    let a = decode_locations(bc.version, source, bc.first_line, units).ok()?;
+    let b = decode_locations(bc.version, fresh, bc.first_line, units).ok()?;
+    if a != b {
+        return None;
+    }
+    if bc.version == PyVersion::V3_8
+        && decode_lnotab_starts(source, units).ok()? != decode_lnotab_starts(fresh, units).ok()?
+    {
+        return None;
+    }
+    Some(source.clone())
+}
+
+/// [`assemble`]; with `keep_source_linetable` false, the line table is always freshly encoded (to
+/// measure how often the encoder alone reproduces CPython's bytes).
+pub fn assemble_with(bc: &Bytecode, keep_source_linetable: bool) -> Result<Assembled> {
     let t = bc.table();
     let (mut slots, ranges) = collect(bc)?;
     let starts = layout(t, &mut slots)?;
@@ -300,7 +328,12 @@ pub fn assemble(bc: &Bytecode) -> Result<Assembled> {
         .iter()
         .map(|s| (s.size(), s.loc, s.line_start))
         .collect();
-    let linetable = encode_lnotab_with_starts(bc.version, bc.first_line, &locs);
+    let mut linetable = encode_lnotab_with_starts(bc.version, bc.first_line, &locs);
+    if keep_source_linetable {
+        if let Some(source) = same_lines(bc, &linetable, total) {
+            linetable = source;
+        }
+    }
 
     let entries: Vec<ExceptionTableEntry> = ranges
         .iter()

@@ -169,6 +169,9 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
         label_at[e.target as usize] = 0;
     }
     let mut bc = Bytecode::new(version, tables.first_line);
+    if version <= PyVersion::V3_9 {
+        bc.source_linetable = Some(tables.linetable.to_vec());
+    }
     for slot in label_at.iter_mut() {
         if *slot == 0 {
             *slot = bc.new_label().0;

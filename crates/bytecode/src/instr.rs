@@ -87,6 +87,10 @@ pub struct Bytecode {
     pub version: PyVersion,
     pub first_line: i32,
     pub items: Vec<Item>,
+    /// The line table the bytecode was decoded with. 3.8/3.9's peephole optimizer leaves entries for
+    /// deleted code (zero-width line changes) that no encoder can reproduce; when the table written
+    /// for the same lines decodes to exactly what this one does, [`crate::assemble`] keeps these bytes.
+    pub source_linetable: Option<Vec<u8>>,
     next_label: u32,
 }
 
@@ -96,6 +100,7 @@ impl Bytecode {
             version,
             first_line,
             items: Vec::new(),
+            source_linetable: None,
             next_label: 0,
         }
     }

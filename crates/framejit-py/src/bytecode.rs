@@ -1,10 +1,11 @@
 //! The bytecode bridge: code objects (live, or the parts of one of any version) in, decoded
 //! instruction lists and assembled parts out. Items cross into Python only when asked for.
 
+use framejit_bytecode::assemble::assemble_with;
 use framejit_bytecode::decode::{jump_target, raw_instructions, CodeTables};
 use framejit_bytecode::linetable::{decode_locations, Location};
 use framejit_bytecode::opcode::{table, ArgKind, Flow, JumpDir, JumpUnit, OpKind};
-use framejit_bytecode::{assemble, decode, Arg, Bytecode, Instr, Item, Label, PyVersion, TryBegin};
+use framejit_bytecode::{decode, Arg, Bytecode, Instr, Item, Label, PyVersion, TryBegin};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -257,9 +258,16 @@ impl NativeBytecode {
         Ok(out)
     }
 
-    /// Assemble: `(code, linetable, exceptiontable, stacksize)`.
-    fn assemble<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let a = assemble(&self.bc).map_err(|e| self.err(&e))?;
+    /// Assemble: `(code, linetable, exceptiontable, stacksize)`. With `keep_source_linetable` (the
+    /// default), a 3.8/3.9 line table that describes the same lines as the fresh encoding is kept as
+    /// decoded (their peephole optimizer leaves entries for deleted code no encoder can reproduce).
+    #[pyo3(signature = (keep_source_linetable=true))]
+    fn assemble<'py>(
+        &self,
+        py: Python<'py>,
+        keep_source_linetable: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let a = assemble_with(&self.bc, keep_source_linetable).map_err(|e| self.err(&e))?;
         (
             PyBytes::new(py, &a.code),
             PyBytes::new(py, &a.linetable),

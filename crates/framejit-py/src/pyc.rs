@@ -15,7 +15,9 @@ use framejit_bytecode::pyc::{self, Pyc, PycSource};
 use framejit_bytecode::PyVersion;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyComplex, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
+use pyo3::types::{
+    PyBytes, PyComplex, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
+};
 
 use crate::bytecode::{decode_parts, host_version, NativeBytecode};
 
@@ -76,10 +78,14 @@ impl CodeModel {
         v.as_code()
     }
 
-    fn with_node<R>(&self, f: impl FnOnce(&CodeObject, &RefTable<'_>) -> PyResult<R>) -> PyResult<R> {
+    fn with_node<R>(
+        &self,
+        f: impl FnOnce(&CodeObject, &RefTable<'_>) -> PyResult<R>,
+    ) -> PyResult<R> {
         let refs = RefTable::build(&self.tree.root);
-        let node = Self::node(&self.tree, &refs, &self.path)
-            .ok_or_else(|| PyValueError::new_err("the code object is no longer in its marshal tree"))?;
+        let node = Self::node(&self.tree, &refs, &self.path).ok_or_else(|| {
+            PyValueError::new_err("the code object is no longer in its marshal tree")
+        })?;
         f(node, &refs)
     }
 
@@ -89,76 +95,26 @@ impl CodeModel {
 
     /// The field `name` as stored (before overrides), converted to Python.
     fn original<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(v) = self.cache.bind(py).get_item(name)? {
-            return Ok(v);
+        let cache = self.cache.bind(py);
+        if cache.is_empty() {
+            // Convert every field of this code object, and of the code objects nested in it, in one
+            // pass over the tree with one back-reference table.
+            self.with_node(|code, refs| {
+                let mut conv = ToPython {
+                    py,
+                    tree: &self.tree,
+                    refs,
+                    memo: HashMap::new(),
+                };
+                fill(&mut conv, code, &self.path, cache)
+            })?;
         }
-        let version = self.py_version();
-        let value = self.with_node(|code, refs| {
-            let mut conv = ToPython { py, tree: &self.tree, refs, memo: HashMap::new() };
-            let v = match name {
-                "co_argcount" => code.argcount.into_pyobject(py)?.into_any(),
-                "co_posonlyargcount" => code.posonlyargcount.into_pyobject(py)?.into_any(),
-                "co_kwonlyargcount" => code.kwonlyargcount.into_pyobject(py)?.into_any(),
-                "co_stacksize" => code.stacksize.into_pyobject(py)?.into_any(),
-                "co_flags" => code.flags.into_pyobject(py)?.into_any(),
-                "co_firstlineno" => code.firstlineno.into_pyobject(py)?.into_any(),
-                "co_nlocals" => match &code.locals {
-                    CodeLocals::Split { .. } => code.nlocals.into_pyobject(py)?.into_any(),
-                    CodeLocals::LocalsPlus { .. } => {
-                        let names = locals_of(code, refs, CodeLocalKind::Var);
-                        names.len().into_pyobject(py)?.into_any()
-                    }
-                },
-                "co_code" => conv.value(&code.code, None)?,
-                "co_consts" => conv.consts(code, &self.path)?,
-                "co_names" => conv.value(&code.names, None)?,
-                "co_filename" => conv.value(&code.filename, None)?,
-                "co_name" => conv.value(&code.name, None)?,
-                "co_qualname" => match &code.qualname {
-                    Some(q) => conv.value(q, None)?,
-                    None => conv.value(&code.name, None)?,
-                },
-                "co_lnotab" | "co_linetable" => {
-                    let want_lnotab = version < PyVersion::V3_10;
-                    if (name == "co_lnotab") != want_lnotab {
-                        return Err(pyo3::exceptions::PyAttributeError::new_err(format!(
-                            "Python {version} code objects have no {name}"
-                        )));
-                    }
-                    conv.value(&code.linetable, None)?
-                }
-                "co_exceptiontable" => match &code.exceptiontable {
-                    Some(t) => conv.value(t, None)?,
-                    None => PyBytes::new(py, b"").into_any(),
-                },
-                "co_varnames" | "co_cellvars" | "co_freevars" => match &code.locals {
-                    CodeLocals::Split { varnames, freevars, cellvars } => {
-                        let v = match name {
-                            "co_varnames" => varnames,
-                            "co_cellvars" => cellvars,
-                            _ => freevars,
-                        };
-                        conv.value(v, None)?
-                    }
-                    CodeLocals::LocalsPlus { .. } => {
-                        let kind = match name {
-                            "co_varnames" => CodeLocalKind::Var,
-                            "co_cellvars" => CodeLocalKind::Cell,
-                            _ => CodeLocalKind::Free,
-                        };
-                        PyTuple::new(py, locals_of(code, refs, kind))?.into_any()
-                    }
-                },
-                "_localsplusnames" => match &code.locals {
-                    CodeLocals::LocalsPlus { names, .. } => conv.value(names, None)?,
-                    CodeLocals::Split { .. } => py.None().into_bound(py),
-                },
-                _ => return Err(pyo3::exceptions::PyAttributeError::new_err(name.to_string())),
-            };
-            Ok(v)
-        })?;
-        self.cache.bind(py).set_item(name, &value)?;
-        Ok(value)
+        cache.get_item(name)?.ok_or_else(|| {
+            pyo3::exceptions::PyAttributeError::new_err(format!(
+                "{name} (not in Python {})",
+                self.tree.version
+            ))
+        })
     }
 
     fn field<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -167,6 +123,96 @@ impl CodeModel {
         }
         self.original(py, name)
     }
+}
+
+/// Every field of `code` into `cache`.
+fn fill<'a, 'py>(
+    conv: &mut ToPython<'a, 'py>,
+    code: &'a CodeObject,
+    path: &[usize],
+    cache: &Bound<'py, PyDict>,
+) -> PyResult<()> {
+    for name in FIELDS {
+        if let Some(v) = convert_field(conv, code, path, name)? {
+            cache.set_item(*name, v)?;
+        }
+    }
+    Ok(())
+}
+
+/// One field of `code` as Python, or `None` where the version has no such field.
+fn convert_field<'a, 'py>(
+    conv: &mut ToPython<'a, 'py>,
+    code: &'a CodeObject,
+    path: &[usize],
+    name: &str,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = conv.py;
+    let refs = conv.refs;
+    let version = conv.tree.version;
+    let v = match name {
+        "co_argcount" => code.argcount.into_pyobject(py)?.into_any(),
+        "co_posonlyargcount" => code.posonlyargcount.into_pyobject(py)?.into_any(),
+        "co_kwonlyargcount" => code.kwonlyargcount.into_pyobject(py)?.into_any(),
+        "co_stacksize" => code.stacksize.into_pyobject(py)?.into_any(),
+        "co_flags" => code.flags.into_pyobject(py)?.into_any(),
+        "co_firstlineno" => code.firstlineno.into_pyobject(py)?.into_any(),
+        "co_nlocals" => match &code.locals {
+            CodeLocals::Split { .. } => code.nlocals.into_pyobject(py)?.into_any(),
+            CodeLocals::LocalsPlus { .. } => {
+                let names = locals_of(code, refs, CodeLocalKind::Var);
+                names.len().into_pyobject(py)?.into_any()
+            }
+        },
+        "co_code" => conv.value(&code.code, None)?,
+        "co_consts" => conv.consts(code, path)?,
+        "co_names" => conv.value(&code.names, None)?,
+        "co_filename" => conv.value(&code.filename, None)?,
+        "co_name" => conv.value(&code.name, None)?,
+        "co_qualname" => match &code.qualname {
+            Some(q) => conv.value(q, None)?,
+            None => conv.value(&code.name, None)?,
+        },
+        "co_lnotab" | "co_linetable" => {
+            let want_lnotab = version < PyVersion::V3_10;
+            if (name == "co_lnotab") != want_lnotab {
+                return Ok(None);
+            }
+            conv.value(&code.linetable, None)?
+        }
+        "co_exceptiontable" => match &code.exceptiontable {
+            Some(t) => conv.value(t, None)?,
+            None => PyBytes::new(py, b"").into_any(),
+        },
+        "co_varnames" | "co_cellvars" | "co_freevars" => match &code.locals {
+            CodeLocals::Split {
+                varnames,
+                freevars,
+                cellvars,
+            } => {
+                let v = match name {
+                    "co_varnames" => varnames,
+                    "co_cellvars" => cellvars,
+                    _ => freevars,
+                };
+                conv.value(v, None)?
+            }
+            CodeLocals::LocalsPlus { .. } => {
+                let kind = match name {
+                    "co_varnames" => CodeLocalKind::Var,
+                    "co_cellvars" => CodeLocalKind::Cell,
+                    _ => CodeLocalKind::Free,
+                };
+                PyTuple::new(py, locals_of(code, refs, kind))?.into_any()
+            }
+        },
+        "_localsplusnames" => match &code.locals {
+            CodeLocals::LocalsPlus { names, .. } => conv.value(names, None)?,
+            CodeLocals::Split { .. } => py.None().into_bound(py),
+        },
+        _ => return Ok(None),
+    };
+    Ok(Some(v))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -179,11 +225,17 @@ enum CodeLocalKind {
 /// 3.11+: the names of one kind from `co_localsplusnames` / `co_localspluskinds`, as CPython's
 /// `co_varnames` / `co_cellvars` / `co_freevars` give them.
 fn locals_of(code: &CodeObject, refs: &RefTable<'_>, kind: CodeLocalKind) -> Vec<String> {
-    let CodeLocals::LocalsPlus { names, kinds } = &code.locals else { return Vec::new() };
+    let CodeLocals::LocalsPlus { names, kinds } = &code.locals else {
+        return Vec::new();
+    };
     let names: Vec<String> = refs
         .resolve(names)
         .as_seq()
-        .map(|s| s.iter().filter_map(|n| refs.resolve(n).as_str().map(|c| c.into_owned())).collect())
+        .map(|s| {
+            s.iter()
+                .filter_map(|n| refs.resolve(n).as_str().map(|c| c.into_owned()))
+                .collect()
+        })
         .unwrap_or_default();
     let kinds = refs.resolve(kinds).as_bytes().unwrap_or(&[]);
     names
@@ -229,13 +281,16 @@ impl<'a, 'py> ToPython<'a, 'py> {
             Obj::Null | Obj::None => py.None().into_bound(py),
             Obj::False => false.into_pyobject(py)?.to_owned().into_any(),
             Obj::True => true.into_pyobject(py)?.to_owned().into_any(),
-            Obj::StopIteration => py.get_type::<pyo3::exceptions::PyStopIteration>().into_any(),
+            Obj::StopIteration => py
+                .get_type::<pyo3::exceptions::PyStopIteration>()
+                .into_any(),
             Obj::Ellipsis => py.Ellipsis().into_bound(py),
             Obj::Int(i) => i.into_pyobject(py)?.into_any(),
             Obj::Int64(i) => i.into_pyobject(py)?.into_any(),
             Obj::Long(l) => long_to_py(py, l)?,
             Obj::FloatText(t) => {
-                let s = std::str::from_utf8(t).map_err(|_| PyValueError::new_err("float text is not ASCII"))?;
+                let s = std::str::from_utf8(t)
+                    .map_err(|_| PyValueError::new_err("float text is not ASCII"))?;
                 py.get_type::<PyFloat>().call1((s,))?
             }
             Obj::Float(f) => f.into_pyobject(py)?.into_any(),
@@ -285,19 +340,32 @@ impl<'a, 'py> ToPython<'a, 'py> {
             }
             Obj::Slice(parts) => {
                 let [a, b, c] = parts.as_ref();
-                let (a, b, c) = (self.value(a, None)?, self.value(b, None)?, self.value(c, None)?);
+                let (a, b, c) = (
+                    self.value(a, None)?,
+                    self.value(b, None)?,
+                    self.value(c, None)?,
+                );
                 py.import("builtins")?.getattr("slice")?.call1((a, b, c))?
             }
-            Obj::Code(_) => {
+            Obj::Code(child) => {
+                // A code object outside co_consts (never written by CPython) gets a path that leads
+                // nowhere: it can be read, and writing it back reports that it cannot be found.
+                let path = path.unwrap_or_else(|| vec![usize::MAX]);
+                let cache = PyDict::new(py);
+                fill(self, child, &path, &cache)?;
                 let model = CodeModel {
                     tree: Arc::clone(self.tree),
-                    path: path.unwrap_or_default(),
+                    path,
                     overrides: PyDict::new(py).unbind(),
-                    cache: PyDict::new(py).unbind(),
+                    cache: cache.unbind(),
                 };
                 Bound::new(py, model)?.into_any()
             }
-            Obj::Ref(i) => return Err(PyValueError::new_err(format!("back-reference {i} points nowhere"))),
+            Obj::Ref(i) => {
+                return Err(PyValueError::new_err(format!(
+                    "back-reference {i} points nowhere"
+                )))
+            }
         };
         self.memo.insert(key, o.clone());
         Ok(o)
@@ -311,7 +379,9 @@ fn long_to_py<'py>(py: Python<'py>, l: &Long) -> PyResult<Bound<'py, PyAny>> {
     // Beyond i128: sum the base-2**15 digits in Python.
     let mut acc = 0i64.into_pyobject(py)?.into_any();
     for d in l.digits.iter().rev() {
-        acc = acc.call_method1("__lshift__", (15,))?.call_method1("__or__", (*d,))?;
+        acc = acc
+            .call_method1("__lshift__", (15,))?
+            .call_method1("__or__", (*d,))?;
     }
     if l.negative {
         acc = acc.call_method0("__neg__")?;
@@ -325,14 +395,20 @@ fn str_to_py<'py>(py: Python<'py>, s: &PyStr) -> PyResult<Bound<'py, PyAny>> {
             return Ok(PyString::new(py, t).into_any());
         }
     }
-    let enc = if s.kind.is_utf8() { ("utf-8", "surrogatepass") } else { ("latin-1", "strict") };
+    let enc = if s.kind.is_utf8() {
+        ("utf-8", "surrogatepass")
+    } else {
+        ("latin-1", "strict")
+    };
     PyBytes::new(py, &s.data).call_method1("decode", enc)
 }
 
 /// Python objects → marshal values (fresh: no sharing, no flags).
 fn py_to_value(obj: &Bound<'_, PyAny>, version: PyVersion, depth: usize) -> PyResult<Value> {
     if depth > marshal::MAX_DEPTH {
-        return Err(PyValueError::new_err("object nested too deeply for marshal"));
+        return Err(PyValueError::new_err(
+            "object nested too deeply for marshal",
+        ));
     }
     let py = obj.py();
     let v = if obj.is_none() {
@@ -352,7 +428,11 @@ fn py_to_value(obj: &Bound<'_, PyAny>, version: PyVersion, depth: usize) -> PyRe
             Obj::Int(i)
         } else {
             let negative = obj.lt(0)?;
-            let mut rest = if negative { obj.call_method0("__neg__")? } else { obj.clone() };
+            let mut rest = if negative {
+                obj.call_method0("__neg__")?
+            } else {
+                obj.clone()
+            };
             let mut digits = Vec::new();
             while rest.gt(0)? {
                 digits.push(rest.call_method1("__and__", (0x7fff,))?.extract::<u16>()?);
@@ -367,28 +447,51 @@ fn py_to_value(obj: &Bound<'_, PyAny>, version: PyVersion, depth: usize) -> PyRe
     } else if let Ok(b) = obj.cast::<PyBytes>() {
         Obj::Bytes(b.as_bytes().to_vec())
     } else if let Ok(s) = obj.cast::<PyString>() {
-        let raw: Vec<u8> = s.call_method1("encode", ("utf-8", "surrogatepass"))?.extract()?;
+        let raw: Vec<u8> = s
+            .call_method1("encode", ("utf-8", "surrogatepass"))?
+            .extract()?;
         match std::str::from_utf8(&raw) {
             Ok(t) => Obj::Str(PyStr::new(t)),
-            Err(_) => Obj::Str(PyStr { kind: marshal::StrKind::Unicode, data: raw }),
+            Err(_) => Obj::Str(PyStr {
+                kind: marshal::StrKind::Unicode,
+                data: raw,
+            }),
         }
     } else if let Ok(t) = obj.cast::<PyTuple>() {
-        let items = t.iter().map(|x| py_to_value(&x, version, depth + 1)).collect::<PyResult<Vec<_>>>()?;
+        let items = t
+            .iter()
+            .map(|x| py_to_value(&x, version, depth + 1))
+            .collect::<PyResult<Vec<_>>>()?;
         if items.len() < 256 {
             Obj::SmallTuple(items)
         } else {
             Obj::Tuple(items)
         }
     } else if let Ok(l) = obj.cast::<PyList>() {
-        Obj::List(l.iter().map(|x| py_to_value(&x, version, depth + 1)).collect::<PyResult<_>>()?)
+        Obj::List(
+            l.iter()
+                .map(|x| py_to_value(&x, version, depth + 1))
+                .collect::<PyResult<_>>()?,
+        )
     } else if let Ok(s) = obj.cast::<PyFrozenSet>() {
-        Obj::FrozenSet(s.iter().map(|x| py_to_value(&x, version, depth + 1)).collect::<PyResult<_>>()?)
+        Obj::FrozenSet(
+            s.iter()
+                .map(|x| py_to_value(&x, version, depth + 1))
+                .collect::<PyResult<_>>()?,
+        )
     } else if let Ok(s) = obj.cast::<PySet>() {
-        Obj::Set(s.iter().map(|x| py_to_value(&x, version, depth + 1)).collect::<PyResult<_>>()?)
+        Obj::Set(
+            s.iter()
+                .map(|x| py_to_value(&x, version, depth + 1))
+                .collect::<PyResult<_>>()?,
+        )
     } else if let Ok(d) = obj.cast::<PyDict>() {
         let mut pairs = Vec::new();
         for (k, x) in d.iter() {
-            pairs.push((py_to_value(&k, version, depth + 1)?, py_to_value(&x, version, depth + 1)?));
+            pairs.push((
+                py_to_value(&k, version, depth + 1)?,
+                py_to_value(&x, version, depth + 1)?,
+            ));
         }
         Obj::Dict(pairs)
     } else if let Ok(m) = obj.cast::<CodeModel>() {
@@ -399,9 +502,21 @@ fn py_to_value(obj: &Bound<'_, PyAny>, version: PyVersion, depth: usize) -> PyRe
                 m.py_version()
             )));
         }
-        return build(py, m, &mut Builder { fresh: true, shared: None });
-    } else if obj.is_instance(&py.import("types")?.getattr("CodeType")?)? && host_version(py)? == version {
-        let data: Vec<u8> = py.import("marshal")?.call_method1("dumps", (obj,))?.extract()?;
+        return build(
+            py,
+            m,
+            &mut Builder {
+                fresh: true,
+                shared: None,
+            },
+        );
+    } else if obj.is_instance(&py.import("types")?.getattr("CodeType")?)?
+        && host_version(py)? == version
+    {
+        let data: Vec<u8> = py
+            .import("marshal")?
+            .call_method1("dumps", (obj,))?
+            .extract()?;
         return marshal::loads(&data, version).map_err(pyc_err);
     } else {
         return Err(PyTypeError::new_err(format!(
@@ -432,9 +547,16 @@ fn build(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> PyResult<Value> 
     match build_in(py, model, b) {
         Ok(v) => Ok(v),
         Err(Ok(NeedsFresh)) => {
-            let unshared = marshal::unshare(&model.tree.root, model.py_version(), 50_000_000).map_err(pyc_err)?;
-            let tree = Arc::new(Tree { version: model.py_version(), root: unshared });
-            let mut fb = Builder { fresh: true, shared: Some(Arc::clone(&tree)) };
+            let unshared = marshal::unshare(&model.tree.root, model.py_version(), 50_000_000)
+                .map_err(pyc_err)?;
+            let tree = Arc::new(Tree {
+                version: model.py_version(),
+                root: unshared,
+            });
+            let mut fb = Builder {
+                fresh: true,
+                shared: Some(Arc::clone(&tree)),
+            };
             build_in(py, model, &mut fb).map_err(|e| match e {
                 Ok(NeedsFresh) => PyValueError::new_err("cannot write the code object"),
                 Err(e) => e,
@@ -444,12 +566,19 @@ fn build(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> PyResult<Value> 
     }
 }
 
-fn build_in(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> Result<Value, Result<NeedsFresh, PyErr>> {
+fn build_in(
+    py: Python<'_>,
+    model: &CodeModel,
+    b: &mut Builder,
+) -> Result<Value, Result<NeedsFresh, PyErr>> {
     let tree = b.shared.clone().unwrap_or_else(|| Arc::clone(&model.tree));
     let version = model.py_version();
     let refs = RefTable::build(&tree.root);
-    let node = CodeModel::node(&tree, &refs, &model.path)
-        .ok_or_else(|| Err(PyValueError::new_err("the code object is no longer in its marshal tree")))?;
+    let node = CodeModel::node(&tree, &refs, &model.path).ok_or_else(|| {
+        Err(PyValueError::new_err(
+            "the code object is no longer in its marshal tree",
+        ))
+    })?;
     let mut code = node.clone();
     let overrides = model.overrides.bind(py);
     let e = |e: PyErr| Err(e);
@@ -479,7 +608,10 @@ fn build_in(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> Result<Value,
                     if shared(slot) && !b.fresh {
                         return Err(Ok(NeedsFresh));
                     }
-                    *slot = Value { obj: Obj::Bytes(bytes), flag_ref: slot.is_numbered() && !b.fresh };
+                    *slot = Value {
+                        obj: Obj::Bytes(bytes),
+                        flag_ref: slot.is_numbered() && !b.fresh,
+                    };
                 }
             }
             "co_consts" => {
@@ -497,7 +629,9 @@ fn build_in(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> Result<Value,
                     if let Ok(m) = x.cast::<CodeModel>() {
                         let m = m.get();
                         if m.py_version() != version {
-                            return Err(Err(PyTypeError::new_err("a code object of another version in co_consts")));
+                            return Err(Err(PyTypeError::new_err(
+                                "a code object of another version in co_consts",
+                            )));
                         }
                         let mut child = build_in(py, m, b)?;
                         // keep the numbering bit of the code object it replaces, when it replaces one
@@ -526,7 +660,10 @@ fn build_in(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> Result<Value,
                 if matches!(code.consts.obj, Obj::Ref(_)) && !b.fresh {
                     return Err(Ok(NeedsFresh));
                 }
-                code.consts = Value { obj, flag_ref: code.consts.is_numbered() && !b.fresh };
+                code.consts = Value {
+                    obj,
+                    flag_ref: code.consts.is_numbered() && !b.fresh,
+                };
             }
             other => {
                 // names and the like: equal to the original means nothing to write
@@ -547,20 +684,29 @@ fn build_in(py: Python<'_>, model: &CodeModel, b: &mut Builder) -> Result<Value,
                         set_locals(py, model, &mut code, other, &v).map_err(e)?
                     }
                     _ => {
-                        return Err(Err(PyValueError::new_err(format!("{other} cannot be replaced"))));
+                        return Err(Err(PyValueError::new_err(format!(
+                            "{other} cannot be replaced"
+                        ))));
                     }
                 }
             }
         }
     }
-    Ok(Value { obj: Obj::Code(Box::new(code)), flag_ref: node_flag(&tree, &refs, &model.path) && !b.fresh })
+    Ok(Value {
+        obj: Obj::Code(Box::new(code)),
+        flag_ref: node_flag(&tree, &refs, &model.path) && !b.fresh,
+    })
 }
 
 fn node_flag(tree: &Tree, refs: &RefTable<'_>, path: &[usize]) -> bool {
     let mut v = &tree.root;
     for &i in path {
-        let Some(code) = refs.resolve(v).as_code() else { return false };
-        let Some(c) = refs.resolve(&code.consts).as_seq().and_then(|s| s.get(i)) else { return false };
+        let Some(code) = refs.resolve(v).as_code() else {
+            return false;
+        };
+        let Some(c) = refs.resolve(&code.consts).as_seq().and_then(|s| s.get(i)) else {
+            return false;
+        };
         v = c;
     }
     v.is_numbered()
@@ -581,11 +727,20 @@ fn set_locals(
             model.field(py, n)?.extract()
         }
     };
-    let (vars, cells, frees) = (get("co_varnames")?, get("co_cellvars")?, get("co_freevars")?);
-    let strs = |v: &[String]| Value::new(Obj::SmallTuple(v.iter().map(|s| Value::str(s)).collect()));
+    let (vars, cells, frees) = (
+        get("co_varnames")?,
+        get("co_cellvars")?,
+        get("co_freevars")?,
+    );
+    let strs =
+        |v: &[String]| Value::new(Obj::SmallTuple(v.iter().map(|s| Value::str(s)).collect()));
     match &code.locals {
         CodeLocals::Split { .. } => {
-            code.locals = CodeLocals::Split { varnames: strs(&vars), freevars: strs(&frees), cellvars: strs(&cells) };
+            code.locals = CodeLocals::Split {
+                varnames: strs(&vars),
+                freevars: strs(&frees),
+                cellvars: strs(&cells),
+            };
             code.nlocals = i32::try_from(vars.len()).unwrap_or(i32::MAX);
         }
         CodeLocals::LocalsPlus { .. } => {
@@ -593,7 +748,14 @@ fn set_locals(
             let mut kinds = Vec::new();
             for v in &vars {
                 names.push(v.clone());
-                kinds.push(marshal::CO_FAST_LOCAL | if cells.contains(v) { marshal::CO_FAST_CELL } else { 0 });
+                kinds.push(
+                    marshal::CO_FAST_LOCAL
+                        | if cells.contains(v) {
+                            marshal::CO_FAST_CELL
+                        } else {
+                            0
+                        },
+                );
             }
             for c in cells.iter().filter(|c| !vars.contains(c)) {
                 names.push(c.clone());
@@ -603,7 +765,10 @@ fn set_locals(
                 names.push(f.clone());
                 kinds.push(marshal::CO_FAST_FREE);
             }
-            code.locals = CodeLocals::LocalsPlus { names: strs(&names), kinds: Value::bytes(kinds) };
+            code.locals = CodeLocals::LocalsPlus {
+                names: strs(&names),
+                kinds: Value::bytes(kinds),
+            };
         }
     }
     Ok(())
@@ -621,7 +786,9 @@ impl CodeModel {
         if FIELDS.contains(&name) {
             self.field(py, name)
         } else {
-            Err(pyo3::exceptions::PyAttributeError::new_err(format!("CodeModel has no attribute {name:?}")))
+            Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "CodeModel has no attribute {name:?}"
+            )))
         }
     }
 
@@ -633,7 +800,9 @@ impl CodeModel {
             for (k, v) in f.iter() {
                 let name: String = k.extract()?;
                 if !FIELDS.contains(&name.as_str()) || name == "_localsplusnames" {
-                    return Err(PyTypeError::new_err(format!("replace() got an unexpected field {name:?}")));
+                    return Err(PyTypeError::new_err(format!(
+                        "replace() got an unexpected field {name:?}"
+                    )));
                 }
                 overrides.set_item(k, v)?;
             }
@@ -648,19 +817,38 @@ impl CodeModel {
 
     /// This code object's bytecode, decoded (the native half of `Bytecode.from_code`).
     fn _decode(&self, py: Python<'_>) -> PyResult<NativeBytecode> {
-        let lt = if self.tree.version >= PyVersion::V3_10 { "co_linetable" } else { "co_lnotab" };
+        let lt = if self.tree.version >= PyVersion::V3_10 {
+            "co_linetable"
+        } else {
+            "co_lnotab"
+        };
         let code: Vec<u8> = self.field(py, "co_code")?.extract()?;
         let linetable: Vec<u8> = self.field(py, lt)?.extract()?;
         let exc: Vec<u8> = self.field(py, "co_exceptiontable")?.extract()?;
         let first: i32 = self.field(py, "co_firstlineno")?.extract()?;
         let name: Option<String> = self.field(py, "co_qualname")?.extract().ok();
         let filename: Option<String> = self.field(py, "co_filename")?.extract().ok();
-        decode_parts(self.tree.version, &code, &linetable, &exc, first, name, filename)
+        decode_parts(
+            self.tree.version,
+            &code,
+            &linetable,
+            &exc,
+            first,
+            name,
+            filename,
+        )
     }
 
     /// The marshal bytes of this code object (overrides applied).
     fn _marshal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let v = build(py, self, &mut Builder { fresh: false, shared: None })?;
+        let v = build(
+            py,
+            self,
+            &mut Builder {
+                fresh: false,
+                shared: None,
+            },
+        )?;
         let data = marshal::dumps(&v, self.tree.version).map_err(pyc_err)?;
         Ok(PyBytes::new(py, &data))
     }
@@ -681,8 +869,14 @@ impl CodeModel {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let name: String = self.field(py, "co_name")?.extract().unwrap_or_default();
         let file: String = self.field(py, "co_filename")?.extract().unwrap_or_default();
-        let line: i64 = self.field(py, "co_firstlineno")?.extract().unwrap_or_default();
-        Ok(format!("<CodeModel {name} (Python {}), file \"{file}\", line {line}>", self.tree.version))
+        let line: i64 = self
+            .field(py, "co_firstlineno")?
+            .extract()
+            .unwrap_or_default();
+        Ok(format!(
+            "<CodeModel {name} (Python {}), file \"{file}\", line {line}>",
+            self.tree.version
+        ))
     }
 }
 
@@ -698,9 +892,26 @@ pub fn load_pyc<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyTupl
     if !matches!(p.code.obj, Obj::Code(_)) {
         return Err(pyc_err("the .pyc does not hold a code object"));
     }
-    let tree = Arc::new(Tree { version: p.version, root: p.code });
-    let model = CodeModel { tree, path: Vec::new(), overrides: PyDict::new(py).unbind(), cache: PyDict::new(py).unbind() };
-    (p.version.minor(), p.magic, flags, mtime, size, hash, Bound::new(py, model)?, PyBytes::new(py, &p.trailing))
+    let tree = Arc::new(Tree {
+        version: p.version,
+        root: p.code,
+    });
+    let model = CodeModel {
+        tree,
+        path: Vec::new(),
+        overrides: PyDict::new(py).unbind(),
+        cache: PyDict::new(py).unbind(),
+    };
+    (
+        p.version.minor(),
+        p.magic,
+        flags,
+        mtime,
+        size,
+        hash,
+        Bound::new(py, model)?,
+        PyBytes::new(py, &p.trailing),
+    )
         .into_pyobject(py)
 }
 
@@ -719,12 +930,31 @@ pub fn dump_pyc<'py>(
     trailing: Option<Vec<u8>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let m = code.get();
-    let value = build(py, m, &mut Builder { fresh: false, shared: None })?;
+    let value = build(
+        py,
+        m,
+        &mut Builder {
+            fresh: false,
+            shared: None,
+        },
+    )?;
     let source = match hash {
-        Some(hash) => PycSource::Hash { check_source: flags & 2 != 0, hash },
-        None => PycSource::Timestamp { mtime: mtime.unwrap_or(0), source_size: source_size.unwrap_or(0) },
+        Some(hash) => PycSource::Hash {
+            check_source: flags & 2 != 0,
+            hash,
+        },
+        None => PycSource::Timestamp {
+            mtime: mtime.unwrap_or(0),
+            source_size: source_size.unwrap_or(0),
+        },
     };
-    let p = Pyc { version: m.tree.version, magic, source, code: value, trailing: trailing.unwrap_or_default() };
+    let p = Pyc {
+        version: m.tree.version,
+        magic,
+        source,
+        code: value,
+        trailing: trailing.unwrap_or_default(),
+    };
     let data = pyc::write(&p).map_err(pyc_err)?;
     Ok(PyBytes::new(py, &data))
 }

@@ -1,0 +1,95 @@
+"""Acceptance: .pyc files of every version 3.8-3.14, read and written in this (3.11) interpreter. The
+whole stdlib of each interpreter is compiled to .pyc; every file is loaded, every code object goes
+through Bytecode.from_code(...).to_code(), and dump_pyc must give the file back byte for byte (residue
+listed with reasons in tests/data/roundtrip_residue.txt)."""
+
+from __future__ import annotations
+
+import marshal
+import sys
+
+import pytest
+
+from conftest import interpreter, run_json
+from framejit.bytecode import Bytecode
+from framejit.pyc import CodeModel, PycError, dump_pyc, load_pyc
+from test_roundtrip_versions import residue
+
+ALL_MINORS = [8, 9, 10, 11, 12, 13, 14]
+
+
+@pytest.fixture(scope="session")
+def pyc_dirs(tmp_path_factory):
+    cache: dict = {}
+
+    def get(minor: int):
+        if minor not in cache:
+            out = tmp_path_factory.mktemp(f"pyc3{minor}")
+            report = run_json(interpreter(minor), "tests/support/compile_stdlib.py", str(out))
+            assert report["compiled"] > 500, report
+            cache[minor] = out
+        return cache[minor]
+
+    return get
+
+
+@pytest.mark.parametrize("minor", ALL_MINORS)
+def test_stdlib_pyc_round_trip(minor: int, pyc_dirs) -> None:
+    d = pyc_dirs(minor)
+    report = run_json(sys.executable, "tests/support/pyc_sweep.py", str(d))
+    stats = report["stats"]
+    assert report["versions"] == [f"3.{minor}"]
+    assert stats["errors"] == 0 and stats["unedited_identical"] == stats["files"], report["differences"][:5]
+    differing = {("pyc", x["file"], "") for x in report["differences"]}
+    expected = {r for r in residue(minor) if r[0] == "pyc"}
+    assert differing == expected, report["differences"][:10]
+    assert stats["identical"] == stats["files"] - len(expected)
+    assert stats["code_objects"] > 10_000
+
+
+def test_host_version_pyc_to_live_code(pyc_dirs) -> None:
+    d = pyc_dirs(sys.version_info[1])
+    checked = 0
+    for path in sorted(d.rglob("*.pyc"))[:200]:
+        data = path.read_bytes()
+        p = load_pyc(data)
+        live = p.code.to_code()
+        assert live == marshal.loads(data[16:])
+        rebuilt = Bytecode.from_code(p.code).to_code()
+        assert isinstance(rebuilt, CodeModel) and rebuilt.to_code() == live
+        checked += 1
+    assert checked == 200
+
+
+def test_foreign_version_code_model(pyc_dirs) -> None:
+    d = pyc_dirs(8)
+    p = load_pyc(d / "json" / "decoder.pyc")
+    assert p.version == (3, 8) and p.code.version == (3, 8)
+    names = [c.co_name for c in p.code.co_consts if isinstance(c, CodeModel)]
+    assert "JSONDecoder" in names and "py_scanstring" in names
+    bc = Bytecode.from_code(p.code)
+    assert bc.version == (3, 8) and len(bc) > 10
+    with pytest.raises(Exception, match="cannot make a live code object for Python 3.8"):
+        p.code.to_code()
+    # an edit (a new constant) is written without sharing: still a valid .pyc that 3.8 reads
+    c = p.code.replace(co_consts=p.code.co_consts + ("framejit",))
+    data = dump_pyc(p, c)
+    again = load_pyc(data)
+    assert again.code.co_consts[-1] == "framejit"
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda b: b[:10], "header"),
+        (lambda b: b"\x00\x00\r\n" + b[4:], "magic"),
+        (lambda b: b[:40], "truncated"),
+    ],
+)
+def test_bad_pyc_is_a_clear_error(pyc_dirs, tmp_path, mutate, message) -> None:
+    data = (pyc_dirs(11) / "textwrap.pyc").read_bytes()
+    bad = tmp_path / "bad.pyc"
+    bad.write_bytes(mutate(data))
+    with pytest.raises(PycError) as ei:
+        load_pyc(bad)
+    assert str(bad) in str(ei.value) and message in str(ei.value).lower(), str(ei.value)

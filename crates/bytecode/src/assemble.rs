@@ -376,3 +376,236 @@ pub fn assemble_with(bc: &Bytecode, keep_source_linetable: bool) -> Result<Assem
         stacksize,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{decode, CodeTables};
+    use crate::instr::TryBegin;
+    use crate::opcode::{table, OpInfo};
+
+    fn op(v: PyVersion, name: &str) -> &'static OpInfo {
+        table(v)
+            .by_name(name)
+            .unwrap_or_else(|| panic!("{name} in {v}"))
+    }
+
+    fn instr(v: PyVersion, name: &str, arg: u32) -> Item {
+        Item::Instr(Instr::new(op(v, name), Arg::Raw(arg), Location::default()))
+    }
+
+    fn jump(v: PyVersion, name: &str, l: Label) -> Item {
+        Item::Instr(Instr::new(op(v, name), Arg::Jump(l), Location::default()))
+    }
+
+    fn redecode(v: PyVersion, a: &Assembled) -> Bytecode {
+        let t = CodeTables {
+            code: &a.code,
+            linetable: &a.linetable,
+            exceptiontable: &a.exceptiontable,
+            first_line: 1,
+        };
+        decode(v, t).expect("our output decodes")
+    }
+
+    #[test]
+    fn forward_jump_grows_an_extended_arg() {
+        let v = PyVersion::V3_11;
+        let mut bc = Bytecode::new(v, 1);
+        let end = bc.new_label();
+        bc.items.push(jump(v, "JUMP_FORWARD", end));
+        bc.items.extend((0..300).map(|_| instr(v, "NOP", 0)));
+        bc.items.push(Item::Label(end));
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        let a = assemble(&bc).expect("assembles");
+        let t = table(v);
+        // EXTENDED_ARG 1, JUMP_FORWARD 44: 0x12c = 300 code units past the jump's end
+        assert_eq!(
+            &a.code[..4],
+            &[t.extended_arg, 1, op(v, "JUMP_FORWARD").code as u8, 44]
+        );
+        assert_eq!(a.stacksize, 1);
+        assert_eq!(assemble(&redecode(v, &a)).expect("again"), a);
+    }
+
+    #[test]
+    fn backward_jump_counts_its_own_prefix() {
+        // 255 NOPs then JUMP_BACKWARD to the start: without a prefix the distance is 256 (needs one);
+        // with the prefix it is 257. The fix-point must settle on 257 with one prefix.
+        let v = PyVersion::V3_12;
+        let mut bc = Bytecode::new(v, 1);
+        let top = bc.new_label();
+        bc.items.push(Item::Label(top));
+        bc.items.extend((0..255).map(|_| instr(v, "NOP", 0)));
+        bc.items.push(jump(v, "JUMP_BACKWARD", top));
+        let a = assemble(&bc).expect("assembles");
+        let n = a.code.len();
+        assert_eq!(
+            &a.code[n - 4..],
+            &[
+                table(v).extended_arg,
+                1,
+                op(v, "JUMP_BACKWARD").code as u8,
+                1
+            ]
+        );
+        let back = redecode(v, &a);
+        assert!(
+            matches!(back.items[0], Item::Label(_)),
+            "the target is still the first instruction"
+        );
+    }
+
+    #[test]
+    fn jump_direction_is_chosen_from_the_layout() {
+        let v = PyVersion::V3_11;
+        let mut bc = Bytecode::new(v, 1);
+        let top = bc.new_label();
+        bc.items.push(Item::Label(top));
+        bc.items.push(instr(v, "NOP", 0));
+        bc.items.push(jump(v, "JUMP_FORWARD", top)); // written forward, goes backward
+        let a = assemble(&bc).expect("assembles");
+        assert_eq!(a.code[2], op(v, "JUMP_BACKWARD").code as u8);
+        assert_eq!(a.code[3], 2);
+    }
+
+    #[test]
+    fn absolute_jumps_count_bytes_in_3_8() {
+        let v = PyVersion::V3_8;
+        let mut bc = Bytecode::new(v, 1);
+        let l = bc.new_label();
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(jump(v, "POP_JUMP_IF_FALSE", l));
+        bc.items.push(Item::Label(l));
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        let a = assemble(&bc).expect("assembles");
+        assert_eq!(a.code[3], 4, "target byte offset 4");
+    }
+
+    #[test]
+    fn exception_ranges_become_table_entries() {
+        let v = PyVersion::V3_11;
+        let mut bc = Bytecode::new(v, 1);
+        let h = bc.new_label();
+        bc.items.push(instr(v, "NOP", 0));
+        bc.items.push(Item::TryBegin(TryBegin {
+            handler: h,
+            depth: 0,
+            lasti: true,
+        }));
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        bc.items.push(Item::TryEnd);
+        bc.items.push(Item::Label(h));
+        bc.items.push(instr(v, "POP_TOP", 0));
+        bc.items.push(instr(v, "POP_TOP", 0));
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        let a = assemble(&bc).expect("assembles");
+        let entries =
+            crate::exceptiontable::decode_exception_table(&a.exceptiontable).expect("table");
+        assert_eq!(entries.len(), 1);
+        let e = entries[0];
+        assert_eq!(
+            (e.start, e.end, e.target, e.depth, e.lasti),
+            (1, 3, 3, 0, true)
+        );
+        assert_eq!(
+            a.stacksize, 2,
+            "handler entered with lasti and the exception"
+        );
+        let back = redecode(v, &a);
+        assert!(back.items.iter().any(|i| matches!(i, Item::TryBegin(_))));
+    }
+
+    #[test]
+    fn errors_name_the_item_and_opcode() {
+        let v = PyVersion::V3_11;
+        let mut bc = Bytecode::new(v, 1);
+        let nowhere = bc.new_label();
+        bc.items.push(jump(v, "JUMP_FORWARD", nowhere));
+        let e = assemble(&bc).expect_err("unplaced label");
+        assert_eq!((e.kind, e.index), (ErrorKind::Assemble, Some(0)));
+
+        let mut bc = Bytecode::new(v, 1);
+        bc.items.push(instr(v, "POP_TOP", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        let e = assemble(&bc).expect_err("underflow");
+        assert_eq!(
+            (e.kind, e.opname, e.offset),
+            (ErrorKind::StackDepth, Some("POP_TOP"), Some(0))
+        );
+
+        let mut bc = Bytecode::new(v, 1);
+        let h = bc.new_label();
+        bc.items.push(Item::TryBegin(TryBegin {
+            handler: h,
+            depth: 0,
+            lasti: false,
+        }));
+        bc.items.push(Item::TryBegin(TryBegin {
+            handler: h,
+            depth: 0,
+            lasti: false,
+        }));
+        let e = assemble(&bc).expect_err("nested");
+        assert_eq!(e.index, Some(1));
+
+        let mut bc = Bytecode::new(v, 1);
+        bc.items.push(instr(v, "NOP", 0));
+        let e = assemble(&bc).expect_err("falls off the end");
+        assert_eq!(e.kind, ErrorKind::StackDepth);
+    }
+
+    #[test]
+    fn decode_rejects_bad_code_with_offsets() {
+        let v = PyVersion::V3_11;
+        let t = |code: &'static [u8]| CodeTables {
+            code,
+            linetable: &[],
+            exceptiontable: &[],
+            first_line: 1,
+        };
+        let e = decode(v, t(&[9])).expect_err("odd");
+        assert_eq!(e.kind, ErrorKind::Decode);
+        let ext = table(v).extended_arg;
+        let e = decode(
+            v,
+            CodeTables {
+                code: &[9, 0, ext, 1],
+                linetable: &[],
+                exceptiontable: &[],
+                first_line: 1,
+            },
+        )
+        .expect_err("trailing prefix");
+        assert_eq!(e.offset, Some(2));
+        let jf = op(v, "JUMP_FORWARD").code as u8;
+        let e = decode(
+            v,
+            CodeTables {
+                code: &[jf, 5],
+                linetable: &[],
+                exceptiontable: &[],
+                first_line: 1,
+            },
+        )
+        .expect_err("jump past the end");
+        assert_eq!((e.offset, e.opname), (Some(0), Some("JUMP_FORWARD")));
+        let v8 = PyVersion::V3_8;
+        let ja = op(v8, "JUMP_ABSOLUTE").code as u8;
+        let e = decode(
+            v8,
+            CodeTables {
+                code: &[ja, 1, 9, 0],
+                linetable: &[],
+                exceptiontable: &[],
+                first_line: 1,
+            },
+        )
+        .expect_err("odd byte target");
+        assert_eq!(e.opname, Some("JUMP_ABSOLUTE"));
+    }
+}

@@ -15,6 +15,7 @@ pub mod marshal;
 pub mod opcode;
 pub mod opcodes;
 pub mod pyc;
+pub mod roundtrip;
 pub mod stackdepth;
 pub mod version;
 

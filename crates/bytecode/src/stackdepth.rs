@@ -18,8 +18,13 @@ pub struct FlowInstr {
     pub item: usize,
 }
 
-/// Deeper than this is taken as a loop that pushes without popping.
+/// Deeper than this is refused outright.
 const DEPTH_LIMIT: i64 = 1 << 20;
+
+/// How often an instruction may be reached deeper than before. In code a compiler writes every path
+/// reaches an instruction at one depth; a rise beyond the few that dead-code guesses explain is a loop
+/// that pushes without popping, refused here rather than walked to [`DEPTH_LIMIT`].
+const MAX_RISES: u8 = 4;
 
 fn error(ins: &FlowInstr, message: impl Into<String>) -> BytecodeError {
     BytecodeError::new(ErrorKind::StackDepth, message)
@@ -34,6 +39,8 @@ struct Walk<'a> {
     cover: Vec<Option<(usize, i64)>>,
     /// Deepest entry depth seen per instruction; -1 before it is reached.
     depth_in: Vec<i64>,
+    /// Times each instruction was reached deeper than before.
+    rises: Vec<u8>,
     work: Vec<usize>,
     max: i64,
     /// Walking code no path reaches, from guessed depths: an underflow ends the run, not the walk.
@@ -41,12 +48,29 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn push(&mut self, i: usize, d: i64, from: &FlowInstr) -> Result<()> {
+    /// Record that `i` is reached at depth `d`; true if that is deeper than before (walk on from it).
+    fn reach(&mut self, i: usize, d: i64, from: &FlowInstr) -> Result<bool> {
         if d > DEPTH_LIMIT {
             return Err(error(from, "the stack grows without bound around a loop"));
         }
-        if i < self.depth_in.len() && d > self.depth_in[i] {
-            self.depth_in[i] = d;
+        if i >= self.depth_in.len() || d <= self.depth_in[i] {
+            return Ok(false);
+        }
+        if self.depth_in[i] >= 0 {
+            self.rises[i] += 1;
+            if self.rises[i] > MAX_RISES {
+                return Err(error(
+                    from,
+                    "the stack depth differs between paths (a loop that keeps pushing)",
+                ));
+            }
+        }
+        self.depth_in[i] = d;
+        Ok(true)
+    }
+
+    fn push(&mut self, i: usize, d: i64, from: &FlowInstr) -> Result<()> {
+        if self.reach(i, d, from)? {
             self.work.push(i);
         }
         Ok(())
@@ -98,13 +122,11 @@ impl Walk<'_> {
                     ));
                 }
                 // Go on in line while the next instruction has not been reached this deep already.
-                if after > self.depth_in[i + 1] {
-                    self.depth_in[i + 1] = after;
-                    i += 1;
-                    d = after;
-                } else {
+                if !self.reach(i + 1, after, &ins)? {
                     break;
                 }
+                i += 1;
+                d = after;
             }
         }
         Ok(())
@@ -150,6 +172,7 @@ pub fn stack_depth(
         instrs,
         cover,
         depth_in: vec![-1; n],
+        rises: vec![0; n],
         work: Vec::new(),
         max: 0,
         dead: false,

@@ -50,3 +50,11 @@ fn corpus_holds_valid_pycs_of_every_version() {
         assert!(seen.contains(&v), "no valid {v} pyc in the pyc_read corpus");
     }
 }
+
+#[test]
+fn bytecode_roundtrip_corpus() {
+    replay(
+        "bytecode_roundtrip",
+        framejit_bytecode::roundtrip::fuzz_entry,
+    );
+}

@@ -413,7 +413,7 @@ fn py_to_value(obj: &Bound<'_, PyAny>, version: PyVersion, depth: usize) -> PyRe
     let py = obj.py();
     let v = if obj.is_none() {
         Obj::None
-    } else if obj.is(&py.Ellipsis()) {
+    } else if obj.is(py.Ellipsis()) {
         Obj::Ellipsis
     } else if obj.is(py.get_type::<pyo3::exceptions::PyStopIteration>().as_any()) {
         Obj::StopIteration

@@ -60,6 +60,42 @@ def main() -> None:
     dt = time.perf_counter() - t0
     print(f"round trip of json/decoder.py: {same}/{len(codes)} code objects identical, "
           f"{dt / len(codes) * 1e6:.1f} us each")
+    cross_version()
+
+
+def cross_version() -> None:
+    """A .pyc of another version, read without that interpreter (compiled here by pyenv's 3.8 if present)."""
+    import glob
+    import os
+    import subprocess
+    import tempfile
+
+    from framejit.pyc import dump_pyc, load_pyc
+
+    pythons = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.8.*/bin/python")))
+    if not pythons:
+        print("\n(no Python 3.8 here to make a .pyc with; skipping the cross-version part)")
+        return
+    src = os.path.abspath(__file__)
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "demo.cpython-38.pyc")
+        subprocess.run([pythons[-1], "-c", f"import py_compile; py_compile.compile({src!r}, cfile={out!r})"], check=True)
+        pyc = load_pyc(out)
+        fwd = next(c for c in pyc.code.co_consts if getattr(c, "co_name", "") == "forward")
+        print(f"\n{os.path.basename(out)}: Python {pyc.version[0]}.{pyc.version[1]} bytecode, read on "
+              f"Python {sys.version_info[0]}.{sys.version_info[1]}; forward() as 3.8 compiled it:\n")
+        buf = io.StringIO()
+        format_code(fwd, buf)
+        print("\n".join(buf.getvalue().splitlines()[:12]) + "\n   ...")
+
+        def rebuild(c):
+            consts = tuple(rebuild(k) if hasattr(k, "co_code") else k for k in c.co_consts)
+            if any(a is not b for a, b in zip(consts, c.co_consts)):
+                c = c.replace(co_consts=consts)
+            return Bytecode.from_code(c).to_code()
+
+        same = dump_pyc(pyc, rebuild(pyc.code)) == open(out, "rb").read()
+        print(f"every code object decoded and re-assembled, .pyc written back: byte-identical = {same}")
 
 
 if __name__ == "__main__":

@@ -14,13 +14,14 @@ from conftest import LIVE_MINORS, interpreter, run_json
 RESIDUE = Path(__file__).parent / "data" / "roundtrip_residue.txt"
 
 
-def residue(minor: int) -> set:
+def residue(minor: int, pyc: bool = False) -> set:
+    """Listed residue of 3.minor: the .pyc round trip's rows (kind "pyc") or the live sweep's."""
     out = set()
     for line in RESIDUE.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         version, kind, path, qualname, _reason = line.split("\t")
-        if version == f"3.{minor}":
+        if version == f"3.{minor}" and (kind == "pyc") == pyc:
             out.add((kind, path, qualname))
     return out
 

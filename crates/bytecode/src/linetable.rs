@@ -691,6 +691,26 @@ impl LocationWriter {
     }
 }
 
+/// The location an entry written for `loc` decodes to: instructions whose locations the table
+/// cannot tell apart share one run (no line at all; a line without columns).
+fn stored(loc: &Location) -> Location {
+    let Some(line) = loc.line.filter(|&l| l >= 0) else {
+        return Location::NONE;
+    };
+    let no_column = loc.col.unwrap_or(-1) < 0 || loc.end_col.unwrap_or(-1) < 0;
+    if no_column && matches!(loc.end_line, None | Some(-1))
+        || no_column && loc.end_line == Some(line)
+    {
+        return Location {
+            line: Some(line),
+            end_line: Some(line),
+            col: None,
+            end_col: None,
+        };
+    }
+    *loc
+}
+
 fn encode_location_table(firstlineno: i32, instrs: &[(u32, Location)], merge: bool) -> Vec<u8> {
     let mut w = LocationWriter {
         out: Vec::new(),
@@ -705,9 +725,10 @@ fn encode_location_table(firstlineno: i32, instrs: &[(u32, Location)], merge: bo
     let mut cur = Location::NONE;
     let mut size: u64 = 0;
     for (isize, loc) in instrs {
-        if *loc != cur {
+        let loc = stored(loc);
+        if loc != cur {
             w.run(&cur, size);
-            cur = *loc;
+            cur = loc;
             size = 0;
         }
         size += u64::from(*isize);

@@ -623,10 +623,10 @@ def generate():
     ops, rows, notes = build()
     codes = {name: code for name, code, _, _ in ops}
     used_named = sorted({r[0][1] for r in rows.values() if r[0][0] == "Named"})
-    imports = ["ArgKind", "Feature", "Flow"]
+    imports = ["fx", "ArgKind", "Feature", "Flow"]
     if any(r[0][0] == "Jump" for r in rows.values()):
         imports += ["Jump", "JumpDir", "JumpUnit"]
-    imports += ["OpInfo", "OpKind", "OpcodeTable", "StackEffect", "NO_OP"]
+    imports += ["OpInfo", "OpKind", "OpcodeTable", "NO_OP"]
 
     v = sys.version.replace("\n", " ")
     w = []
@@ -645,10 +645,6 @@ def generate():
     w.append(line)
     w.append("};")
     w.append("use crate::version::PyVersion;")
-    w.append("")
-    w.append("const fn fx(constant: i8, terms: &'static [(Feature, i8)]) -> StackEffect {")
-    w.append("    StackEffect { constant, terms }")
-    w.append("}")
     for key in used_named:
         w.append("")
         w.append("/// %s" % {

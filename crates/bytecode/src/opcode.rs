@@ -121,6 +121,11 @@ pub struct StackEffect {
     pub terms: &'static [(Feature, i8)],
 }
 
+/// A [`StackEffect`], short to keep the generated tables readable.
+pub const fn fx(constant: i8, terms: &'static [(Feature, i8)]) -> StackEffect {
+    StackEffect { constant, terms }
+}
+
 impl StackEffect {
     pub fn eval(&self, oparg: u32) -> i32 {
         let mut total = i64::from(self.constant);

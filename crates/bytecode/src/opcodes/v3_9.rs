@@ -4,14 +4,9 @@
 //! Do not edit by hand: rerun the generator under that interpreter (`--check` compares).
 
 use crate::opcode::{
-    ArgKind, Feature, Flow, Jump, JumpDir, JumpUnit, OpInfo, OpKind, OpcodeTable, StackEffect,
-    NO_OP,
+    fx, ArgKind, Feature, Flow, Jump, JumpDir, JumpUnit, OpInfo, OpKind, OpcodeTable, NO_OP,
 };
 use crate::version::PyVersion;
-
-const fn fx(constant: i8, terms: &'static [(Feature, i8)]) -> StackEffect {
-    StackEffect { constant, terms }
-}
 
 /// `opcode.cmp_op`.
 #[rustfmt::skip]

@@ -120,6 +120,13 @@ fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
                             .op(op.name));
                     }
                 };
+                if op.code == u16::from(bc.table().extended_arg) {
+                    return Err(err(
+                        "EXTENDED_ARG is written by the assembler as arguments need it: give the full argument to the next instruction",
+                    )
+                    .item(i)
+                    .op(op.name));
+                }
                 if matches!(op.kind, crate::opcode::OpKind::Pseudo { .. }) {
                     return Err(err("pseudo-instructions exist only inside the compiler")
                         .item(i)

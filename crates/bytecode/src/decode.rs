@@ -57,7 +57,8 @@ pub fn raw_instructions(version: PyVersion, code: &[u8]) -> Result<Vec<RawInstr>
         if !in_prefix {
             start = i;
         }
-        if byte == t.extended_arg {
+        // EXTENDED_ARG, or a specialised form of it (3.11's EXTENDED_ARG_QUICK): a prefix
+        if op.code == u16::from(t.extended_arg) {
             ext = (ext | arg) << 8;
             if ext > u64::from(u32::MAX) {
                 return Err(

@@ -13,18 +13,22 @@ import pytest
 
 from conftest import ROOT
 
-LINE = re.compile(r"^\s*(\d+)?\s+(>>)?\s*(\d+) ([A-Z_0-9]+)(?:\s+(-?\d+))?(?:\s+\((.*)\))?$")
+OPNAME = re.compile(r"^[A-Z][A-Z_0-9]{2,}$")
 
 
 def instructions(text: str) -> list[tuple]:
-    """(offset, opname, arg, jump target) of every instruction line; code-object reprs carry addresses."""
+    """(offset, opname, arg, jump target) of every instruction line of a dis-style listing (code-object
+    reprs carry addresses, so argument details other than jump targets are left out)."""
     out = []
     for line in text.splitlines():
-        m = LINE.match(line)
-        if m:
-            _, _, offset, opname, arg, argrepr = m.groups()
-            target = argrepr if argrepr and argrepr.startswith("to ") else None
-            out.append((int(offset), opname, arg, target))
+        head, _, detail = line.partition("(")
+        tokens = head.split()
+        for k, tok in enumerate(tokens):
+            if OPNAME.match(tok) and k > 0 and tokens[k - 1].isdigit():
+                arg = tokens[k + 1] if k + 1 < len(tokens) and tokens[k + 1].lstrip("-").isdigit() else None
+                target = detail.rstrip(")") if detail.startswith("to ") else None
+                out.append((int(tokens[k - 1]), tok, arg, target))
+                break
     return out
 
 
@@ -89,3 +93,40 @@ def test_errors_are_clear(target: str, message: str) -> None:
 def test_help() -> None:
     p = run("-m", "framejit", "dis", "--help")
     assert p.returncode == 0 and "module[:qualname]" in p.stdout and ".pyc" in p.stdout
+
+
+def test_listing_matches_dis_on_the_whole_stdlib() -> None:
+    """Every instruction of every stdlib code object: offset, opname, arg and jump target as dis has them."""
+    import dis
+    import os
+    import types
+    import warnings
+
+    from framejit.disasm import listing
+
+    warnings.simplefilter("ignore")
+    checked = mismatched = 0
+    first = None
+    for d, dirs, names in os.walk(STDLIB):
+        dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "__pycache__"))
+        for n in sorted(names):
+            if not n.endswith(".py"):
+                continue
+            try:
+                code = compile(open(os.path.join(d, n), "rb").read(), n, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, OSError):
+                continue
+            todo = [code]
+            while todo:
+                c = todo.pop()
+                todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+                want = [
+                    (i.offset, i.opname, i.arg, i.argval if i.opcode in dis.hasjrel + dis.hasjabs else None)
+                    for i in dis.get_instructions(c)
+                ]
+                got = [(ln.offset, ln.opname, ln.arg, ln.target) for ln in listing(c)]
+                checked += 1
+                if want != got:
+                    mismatched += 1
+                    first = first or (n, c.co_name, [x for x in zip(want, got) if x[0] != x[1]][:2])
+    assert checked > 10_000 and mismatched == 0, (checked, mismatched, first)

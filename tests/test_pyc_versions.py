@@ -93,3 +93,26 @@ def test_bad_pyc_is_a_clear_error(pyc_dirs, tmp_path, mutate, message) -> None:
     with pytest.raises(PycError) as ei:
         load_pyc(bad)
     assert str(bad) in str(ei.value) and message in str(ei.value).lower(), str(ei.value)
+
+
+@pytest.mark.parametrize("minor", [8, 14])
+def test_cli_dis_of_a_foreign_pyc_matches_that_versions_dis(minor: int, pyc_dirs) -> None:
+    """`python -m framejit dis X.pyc` on this interpreter shows what 3.minor's own dis shows for X."""
+    import subprocess
+
+    from conftest import ROOT, run_python
+    from test_cli_dis import instructions
+
+    path = pyc_dirs(minor) / "json" / "decoder.pyc"
+    ours = subprocess.run([sys.executable, "-m", "framejit", "dis", str(path)], capture_output=True, text=True, cwd=ROOT)
+    assert ours.returncode == 0, ours.stderr
+    script = (
+        "import dis, marshal, sys\n"
+        "kw = {'show_offsets': True} if sys.version_info >= (3, 13) else {}\n"  # 3.13+ show labels by default
+        "dis.dis(marshal.loads(open(sys.argv[1], 'rb').read()[16:]), **kw)"
+    )
+    theirs = run_python(interpreter(minor), "-c", script, str(path))
+    assert theirs.returncode == 0, theirs.stderr
+    strip = lambda rows: [r[:3] for r in rows]  # dis of 3.8 writes no "to" for absolute jumps
+    a, b = strip(instructions(ours.stdout)), strip(instructions(theirs.stdout))
+    assert len(b) > 200 and a == b

@@ -97,3 +97,27 @@ def test_error_names_code_offset_and_opcode() -> None:
     e = ei.value
     assert (e.code_name, e.filename, e.offset, e.opname) == ("myfunc", "my/file.py", 2, "JUMP_FORWARD")
     assert "myfunc" in str(e) and "my/file.py" in str(e) and "offset 2" in str(e)
+
+
+@pytest.mark.parametrize(
+    "instr, message",
+    [
+        (("LOAD_FAST", 3), "takes a local variable name, not 3"),
+        (("LOAD_GLOBAL", "pr"), "takes a tuple of 1 flag(s) and a name"),
+        (("LOAD_NAME", 5), "takes a name, not 5"),
+        (("JUMP_FORWARD", 4), "takes a Label"),
+        (("NOT_AN_OPCODE", 1), "NOT_AN_OPCODE is no opcode"),
+        (("EXTENDED_ARG", 1), "EXTENDED_ARG is written by the assembler"),
+    ],
+)
+def test_wrong_arguments_are_named(instr, message) -> None:
+    import sys
+
+    from framejit.bytecode import Bytecode, Instr
+
+    if sys.version_info[:2] != (3, 11):
+        pytest.skip("opcode names of 3.11")
+    bc = Bytecode([Instr("RESUME", 0), Instr(*instr), Instr("LOAD_CONST", None), Instr("RETURN_VALUE")])
+    with pytest.raises(BytecodeError) as ei:
+        bc.to_code()
+    assert message in str(ei.value) and "item 1" in str(ei.value), str(ei.value)

@@ -510,6 +510,8 @@ class Bytecode(MutableSequence):
                     elif kind == "name":
                         s = info.shift
                         if s:
+                            if not isinstance(arg, tuple):
+                                raise TypeError(f"{it.name} takes a tuple of {s} flag(s) and a name, not {arg!r}")
                             *bits, n = arg
                             if len(bits) != s:
                                 raise TypeError(f"{it.name} takes {s} flag(s) and a name, not {arg!r}")
@@ -517,14 +519,22 @@ class Bytecode(MutableSequence):
                             for b, flag in enumerate(bits):
                                 raw |= int(bool(flag)) << b
                         else:
+                            if not isinstance(arg, str):
+                                raise TypeError(f"{it.name} takes a name, not {arg!r}")
                             raw = name_index(arg)
-                        if not isinstance(n if s else arg, str):
+                        if s and not isinstance(n, str):
                             raise TypeError(f"{it.name} takes a name, not {arg!r}")
                     elif kind == "local":
+                        if not isinstance(arg, str):
+                            raise TypeError(f"{it.name} takes a local variable name, not {arg!r}")
                         raw = local_idx[arg]
                     elif kind == "localpair":
+                        if not (isinstance(arg, tuple) and len(arg) == 2 and all(isinstance(a, str) for a in arg)):
+                            raise TypeError(f"{it.name} takes a pair of local variable names, not {arg!r}")
                         a, b = arg
                         raw = local_idx[a] << 4 | local_idx[b]
+                        if local_idx[a] > 15 or local_idx[b] > 15:
+                            raise ValueError(f"{it.name} packs two locals below 16; {arg!r} are at {local_idx[a]}, {local_idx[b]}")
                     elif kind == "free":
                         if not isinstance(arg, _Var):
                             raise TypeError(f"{it.name} takes a CellVar or FreeVar, not {arg!r}")

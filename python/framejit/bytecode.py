@@ -245,22 +245,6 @@ def _localsplus(varnames: tuple, cellvars: tuple, freevars: tuple) -> list:
     return list(varnames) + [c for c in cellvars if c not in seen] + list(freevars)
 
 
-_CODE_ATTRS = (
-    "co_argcount",
-    "co_posonlyargcount",
-    "co_kwonlyargcount",
-    "co_flags",
-    "co_consts",
-    "co_names",
-    "co_varnames",
-    "co_cellvars",
-    "co_freevars",
-    "co_filename",
-    "co_name",
-    "co_firstlineno",
-)
-
-
 class Bytecode(MutableSequence):
     """A code object's instructions as an editable list, with the code object's other fields as
     attributes (``consts``, ``names``, ``varnames``, ``cellvars``, ``freevars``, ``name``, ...).
@@ -615,9 +599,6 @@ class Bytecode(MutableSequence):
                 f"cannot make a live code object for Python {self.version[0]}.{self.version[1]} "
                 f"on Python {host_version()[0]}.{host_version()[1]}"
             )
-        if self.version >= (3, 11):
-            # the cell/free split is recomputed by CPython from the names' kinds
-            pass
         return base.replace(**_live_fields(base, fields))
 
 

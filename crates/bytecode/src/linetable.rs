@@ -698,9 +698,7 @@ fn stored(loc: &Location) -> Location {
         return Location::NONE;
     };
     let no_column = loc.col.unwrap_or(-1) < 0 || loc.end_col.unwrap_or(-1) < 0;
-    if no_column && matches!(loc.end_line, None | Some(-1))
-        || no_column && loc.end_line == Some(line)
-    {
+    if no_column && (matches!(loc.end_line, None | Some(-1)) || loc.end_line == Some(line)) {
         return Location {
             line: Some(line),
             end_line: Some(line),

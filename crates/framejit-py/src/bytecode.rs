@@ -59,23 +59,13 @@ impl NativeBytecode {
     }
 }
 
-/// Decode the parts of a code object of Python `3.minor`.
-#[allow(clippy::too_many_arguments)]
+/// Decode a code object's bytecode, naming it in errors.
 pub fn decode_parts(
     version: PyVersion,
-    code: &[u8],
-    linetable: &[u8],
-    exceptiontable: &[u8],
-    first_line: i32,
+    tables: CodeTables<'_>,
     name: Option<String>,
     filename: Option<String>,
 ) -> PyResult<NativeBytecode> {
-    let tables = CodeTables {
-        code,
-        linetable,
-        exceptiontable,
-        first_line,
-    };
     match decode(version, tables) {
         Ok(bc) => Ok(NativeBytecode { bc, name, filename }),
         Err(e) => Err(bytecode_error(&e, name.as_deref(), filename.as_deref())),
@@ -126,10 +116,12 @@ impl NativeBytecode {
         let filename = opt_str(code, intern!(py, "co_filename"));
         decode_parts(
             version,
-            co_code.as_bytes(),
-            linetable.as_bytes(),
-            exc_bytes,
-            first_line,
+            CodeTables {
+                code: co_code.as_bytes(),
+                linetable: linetable.as_bytes(),
+                exceptiontable: exc_bytes,
+                first_line,
+            },
             name,
             filename,
         )
@@ -149,10 +141,12 @@ impl NativeBytecode {
     ) -> PyResult<Self> {
         decode_parts(
             version_arg(minor)?,
-            code,
-            linetable,
-            exceptiontable,
-            first_line,
+            CodeTables {
+                code,
+                linetable,
+                exceptiontable,
+                first_line,
+            },
             name,
             filename,
         )

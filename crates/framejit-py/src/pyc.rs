@@ -20,6 +20,7 @@ use pyo3::types::{
 };
 
 use crate::bytecode::{decode_parts, host_version, NativeBytecode};
+use framejit_bytecode::decode::CodeTables;
 
 /// The fields a `CodeModel` shows, by attribute name.
 const FIELDS: &[&str] = &[
@@ -830,10 +831,12 @@ impl CodeModel {
         let filename: Option<String> = self.field(py, "co_filename")?.extract().ok();
         decode_parts(
             self.tree.version,
-            &code,
-            &linetable,
-            &exc,
-            first,
+            CodeTables {
+                code: &code,
+                linetable: &linetable,
+                exceptiontable: &exc,
+                first_line: first,
+            },
             name,
             filename,
         )

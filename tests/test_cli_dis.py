@@ -130,3 +130,10 @@ def test_listing_matches_dis_on_the_whole_stdlib() -> None:
                     mismatched += 1
                     first = first or (n, c.co_name, [x for x in zip(want, got) if x[0] != x[1]][:2])
     assert checked > 10_000 and mismatched == 0, (checked, mismatched, first)
+
+
+def test_labels_option_names_every_target() -> None:
+    out = run("-m", "framejit", "dis", "--labels", str(STDLIB / "json" / "decoder.py")).stdout
+    used = set(re.findall(r"\(to (L\d+)\)", out))
+    defined = set(re.findall(r"^\s+(L\d+):$", out, re.M))
+    assert used and used <= defined, used - defined

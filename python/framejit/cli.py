@@ -95,7 +95,7 @@ def cmd_dis(args: argparse.Namespace) -> int:
     for i, code in enumerate(codes):
         if i:
             sys.stdout.write("\n")
-        format_code(code, sys.stdout, recursive=not args.no_recursive, header=len(codes) > 1)
+        format_code(code, sys.stdout, recursive=not args.no_recursive, header=len(codes) > 1, labels=args.labels)
     return 0
 
 
@@ -116,6 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     d.add_argument("target", metavar="TARGET")
     d.add_argument("--no-recursive", action="store_true", help="do not descend into nested code objects")
+    d.add_argument(
+        "--labels",
+        action="store_true",
+        help="name jump targets and exception handlers L1, L2, ... (as 3.13's dis does) instead of offsets",
+    )
     d.set_defaults(func=cmd_dis)
     return p
 

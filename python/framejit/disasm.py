@@ -122,7 +122,11 @@ def describe(code: Code) -> str:
     return f'<code object {name} at {id(code):#x}, file "{code.co_filename}", line {code.co_firstlineno}>'
 
 
-def format_code(code: Code, out: TextIO, *, recursive: bool = True, header: bool = False) -> None:
+def format_code(
+    code: Code, out: TextIO, *, recursive: bool = True, header: bool = False, labels: bool = False
+) -> None:
+    """Write a dis-style listing of ``code``. ``labels``: name jump targets and handlers L1, L2, ...
+    (in offset order) instead of giving byte offsets."""
     if header:
         out.write(f"Disassembly of {describe(code)}:\n")
     lines = listing(code)
@@ -131,11 +135,18 @@ def format_code(code: Code, out: TextIO, *, recursive: bool = True, header: bool
     if handlers:
         lines = [ln._replace(is_jump_target=True) if ln.offset in handlers else ln for ln in lines]
     width = max(4, len(str(lines[-1].offset))) if lines else 4
+    names: dict[int, str] = {}
+    if labels:
+        marks = sorted({ln.offset for ln in lines if ln.is_jump_target} | {e[1] for e in entries} | {e[0] for e in entries})
+        names = {off: f"L{i + 1}" for i, off in enumerate(marks)}
+        lines = [ln._replace(argrepr=f"to {names[ln.target]}") if ln.target in names else ln for ln in lines]
     first = True
     for ln in lines:
         if ln.starts_line and not first:
             out.write("\n")
         first = False
+        if ln.offset in names:
+            out.write(f"  {names[ln.offset]}:\n")
         fields = [f"{ln.line:3d}" if ln.starts_line and ln.line is not None else "   ", "   "]
         fields.append(">>" if ln.is_jump_target else "  ")
         fields.append(str(ln.offset).rjust(width))
@@ -148,8 +159,12 @@ def format_code(code: Code, out: TextIO, *, recursive: bool = True, header: bool
     if entries:
         out.write("ExceptionTable:\n")
         for start, end, target, depth, lasti in entries:
-            out.write(f"  {start} to {end - 2} -> {target} [{depth}]{' lasti' if lasti else ''}\n")
+            if labels:
+                span = f"{names.get(start, start)} to {names.get(end, end)} -> {names.get(target, target)}"
+            else:
+                span = f"{start} to {end - 2} -> {target}"
+            out.write(f"  {span} [{depth}]{' lasti' if lasti else ''}\n")
     if recursive:
         for c in nested(code):
             out.write("\n")
-            format_code(c, out, recursive=True, header=True)
+            format_code(c, out, recursive=True, header=True, labels=labels)

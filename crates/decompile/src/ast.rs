@@ -1,0 +1,1 @@
+//! Placeholder: the AST lands from the `pyast` branch.

@@ -1,0 +1,1 @@
+//! Placeholder: the printer lands from the `pyast` branch.

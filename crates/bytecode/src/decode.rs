@@ -179,8 +179,13 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
         }
     }
 
-    let locs = decode_locations(version, tables.linetable, tables.first_line, units)
-        .map_err(|e| err(format!("line table: {e}")))?;
+    // An empty table is how code made without positions says "no locations" (CPython accepts it).
+    let locs = if tables.linetable.is_empty() {
+        vec![Location::default(); units]
+    } else {
+        decode_locations(version, tables.linetable, tables.first_line, units)
+            .map_err(|e| err(format!("line table: {e}")))?
+    };
 
     let line_starts = if version == PyVersion::V3_8 {
         decode_lnotab_starts(tables.linetable, units)

@@ -1,0 +1,410 @@
+//! Control flow of a code object for structuring: basic blocks with their edges (fall-through, jump,
+//! exception), dominators, post-dominators and natural loops.
+//!
+//! The decompiler recovers statements from these facts rather than from compiler idioms, so bytecode
+//! no compiler wrote (a resume function that jumps into a loop) is handled the same way.
+
+use framejit_bytecode::opcode::Flow;
+use framejit_bytecode::{Bytecode, Item, Label};
+use std::collections::HashMap;
+
+/// How control goes from one block to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// The next block in order (no jump taken).
+    Fall,
+    /// A taken jump (conditional or not; ≤3.10 block setups: to their handler).
+    Jump,
+    /// An exception raised in the block goes to a handler (3.11+ exception table).
+    Exception,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Edge {
+    pub to: usize,
+    pub kind: EdgeKind,
+}
+
+/// A run of instructions entered only at its first and left only after its last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Indices into `Bytecode::items` of the block's instructions, in order.
+    pub instrs: Vec<usize>,
+    /// The label(s) placed at the block's start.
+    pub labels: Vec<Label>,
+    pub succs: Vec<Edge>,
+    pub preds: Vec<usize>,
+    /// The handler covering the block's instructions (3.11+): `(block, depth, lasti)`.
+    pub handler: Option<(usize, u32, bool)>,
+}
+
+/// The blocks of a code object, in code order; block 0 is the entry.
+#[derive(Clone, Debug)]
+pub struct Cfg {
+    pub blocks: Vec<Block>,
+}
+
+/// A loop: a header every path into the loop goes through, and the blocks that reach back to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    pub header: usize,
+    /// Blocks of the loop (header included), sorted.
+    pub body: Vec<usize>,
+    /// Blocks with an edge back to the header.
+    pub latches: Vec<usize>,
+}
+
+impl Cfg {
+    /// Split `bc` into blocks: a block starts at a label, at a change of exception range, and after a
+    /// jump or an exit.
+    pub fn build(bc: &Bytecode) -> Cfg {
+        let mut blocks: Vec<Block> = Vec::new();
+        let mut cur = new_block();
+        let mut label_block: HashMap<Label, usize> = HashMap::new();
+        let mut pending_labels: Vec<Label> = Vec::new();
+        let mut open_try: Option<(Label, u32, bool)> = None;
+        let mut cur_try: Option<(Label, u32, bool)> = None;
+        let mut cur_handler: Vec<Option<(Label, u32, bool)>> = Vec::new();
+        let mut ends_flow = false;
+        let flush = |blocks: &mut Vec<Block>,
+                     cur: &mut Block,
+                     handlers: &mut Vec<Option<(Label, u32, bool)>>,
+                     h| {
+            if !cur.instrs.is_empty() || !cur.labels.is_empty() {
+                blocks.push(std::mem::replace(cur, new_block()));
+                handlers.push(h);
+            }
+        };
+        for (i, item) in bc.items.iter().enumerate() {
+            match item {
+                Item::Label(l) => {
+                    if !cur.instrs.is_empty() {
+                        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+                    }
+                    pending_labels.push(*l);
+                }
+                Item::TryBegin(tb) => {
+                    open_try = Some((tb.handler, tb.depth, tb.lasti));
+                }
+                Item::TryEnd => {
+                    open_try = None;
+                }
+                Item::Instr(ins) => {
+                    if open_try != cur_try && !cur.instrs.is_empty() {
+                        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+                    }
+                    if ends_flow && !cur.instrs.is_empty() {
+                        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+                    }
+                    cur_try = open_try;
+                    for l in pending_labels.drain(..) {
+                        label_block.insert(l, blocks.len());
+                        cur.labels.push(l);
+                    }
+                    cur.instrs.push(i);
+                    ends_flow = ins.op.is_jump() || matches!(ins.op.flow, Flow::Exit | Flow::Jump);
+                }
+            }
+        }
+        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+        // Edges.
+        let n = blocks.len();
+        for b in 0..n {
+            let mut succs = Vec::new();
+            let last = blocks[b].instrs.last().and_then(|&i| match &bc.items[i] {
+                Item::Instr(ins) => Some(ins),
+                _ => None,
+            });
+            let falls = last.is_none_or(|ins| matches!(ins.op.flow, Flow::Next | Flow::Branch));
+            if let Some(ins) = last {
+                if let Some(t) = ins.target().and_then(|l| label_block.get(&l)) {
+                    succs.push(Edge {
+                        to: *t,
+                        kind: EdgeKind::Jump,
+                    });
+                }
+            }
+            if falls && b + 1 < n {
+                succs.push(Edge {
+                    to: b + 1,
+                    kind: EdgeKind::Fall,
+                });
+            }
+            if let Some((h, depth, lasti)) = cur_handler[b] {
+                if let Some(&hb) = label_block.get(&h) {
+                    succs.push(Edge {
+                        to: hb,
+                        kind: EdgeKind::Exception,
+                    });
+                    blocks[b].handler = Some((hb, depth, lasti));
+                }
+            }
+            blocks[b].succs = succs;
+        }
+        for b in 0..n {
+            let succs = blocks[b].succs.clone();
+            for e in succs {
+                if !blocks[e.to].preds.contains(&b) {
+                    blocks[e.to].preds.push(b);
+                }
+            }
+        }
+        Cfg { blocks }
+    }
+
+    /// Blocks reachable from the entry, in reverse post-order.
+    pub fn reverse_postorder(&self) -> Vec<usize> {
+        let n = self.blocks.len();
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        if n == 0 {
+            return order;
+        }
+        // Iterative DFS: (block, next successor to visit).
+        let mut stack = vec![(0usize, 0usize)];
+        seen[0] = true;
+        while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+            if let Some(e) = self.blocks[b].succs.get(*k) {
+                *k += 1;
+                if !seen[e.to] {
+                    seen[e.to] = true;
+                    stack.push((e.to, 0));
+                }
+            } else {
+                order.push(b);
+                stack.pop();
+            }
+        }
+        order.reverse();
+        order
+    }
+
+    /// Immediate dominators (`idom[entry] == entry`; `None` for unreachable blocks), by the iterative
+    /// algorithm of Cooper, Harvey and Kennedy over reverse post-order.
+    pub fn dominators(&self) -> Vec<Option<usize>> {
+        let rpo = self.reverse_postorder();
+        let preds: Vec<Vec<usize>> = self.blocks.iter().map(|b| b.preds.clone()).collect();
+        idoms(self.blocks.len(), &rpo, &preds)
+    }
+
+    /// Immediate post-dominators over a virtual exit joined by every block with no successor
+    /// (`None`: post-dominated only by the exit, or unreachable backwards).
+    pub fn post_dominators(&self) -> Vec<Option<usize>> {
+        let n = self.blocks.len();
+        let exit = n;
+        // Reverse graph: succs become preds; the exit's successors are the blocks without successors.
+        let mut rpreds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        let mut rsuccs: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for (b, blk) in self.blocks.iter().enumerate() {
+            let normal: Vec<usize> = blk
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to)
+                .collect();
+            if normal.is_empty() {
+                rsuccs[exit].push(b);
+                rpreds[b].push(exit);
+            }
+            for t in normal {
+                rsuccs[t].push(b);
+                rpreds[b].push(t);
+            }
+        }
+        // Reverse post-order of the reverse graph from the exit.
+        let mut seen = vec![false; n + 1];
+        let mut order = Vec::new();
+        let mut stack = vec![(exit, 0usize)];
+        seen[exit] = true;
+        while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+            if let Some(&t) = rsuccs[b].get(*k) {
+                *k += 1;
+                if !seen[t] {
+                    seen[t] = true;
+                    stack.push((t, 0));
+                }
+            } else {
+                order.push(b);
+                stack.pop();
+            }
+        }
+        order.reverse();
+        let ip = idoms(n + 1, &order, &rpreds);
+        (0..n)
+            .map(|b| ip[b].filter(|&p| p != exit && p != b))
+            .collect()
+    }
+
+    /// Natural loops: for each back edge (to a block that dominates its source), the blocks that reach
+    /// the source without passing the header. Loops sharing a header are merged.
+    pub fn loops(&self) -> Vec<Loop> {
+        let idom = self.dominators();
+        let dominates = |a: usize, mut b: usize| -> bool {
+            loop {
+                if a == b {
+                    return true;
+                }
+                match idom[b] {
+                    Some(p) if p != b => b = p,
+                    _ => return false,
+                }
+            }
+        };
+        let mut by_header: HashMap<usize, Loop> = HashMap::new();
+        for (b, blk) in self.blocks.iter().enumerate() {
+            if idom[b].is_none() {
+                continue;
+            }
+            for e in &blk.succs {
+                if e.kind != EdgeKind::Exception && dominates(e.to, b) {
+                    let lp = by_header.entry(e.to).or_insert_with(|| Loop {
+                        header: e.to,
+                        body: vec![e.to],
+                        latches: Vec::new(),
+                    });
+                    lp.latches.push(b);
+                    let mut work = vec![b];
+                    while let Some(x) = work.pop() {
+                        if lp.body.contains(&x) {
+                            continue;
+                        }
+                        lp.body.push(x);
+                        for &p in &self.blocks[x].preds {
+                            if idom[p].is_some() && !lp.body.contains(&p) {
+                                work.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut loops: Vec<Loop> = by_header.into_values().collect();
+        for l in &mut loops {
+            l.body.sort_unstable();
+            l.latches.sort_unstable();
+            l.latches.dedup();
+        }
+        loops.sort_by_key(|l| l.header);
+        loops
+    }
+}
+
+fn new_block() -> Block {
+    Block {
+        instrs: Vec::new(),
+        labels: Vec::new(),
+        succs: Vec::new(),
+        preds: Vec::new(),
+        handler: None,
+    }
+}
+
+/// Immediate dominators of a graph given in reverse post-order from its entry (`rpo[0]`).
+fn idoms(n: usize, rpo: &[usize], preds: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let mut idom: Vec<Option<usize>> = vec![None; n];
+    let Some(&entry) = rpo.first() else {
+        return idom;
+    };
+    let mut index = vec![usize::MAX; n];
+    for (i, &b) in rpo.iter().enumerate() {
+        index[b] = i;
+    }
+    idom[entry] = Some(entry);
+    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| -> usize {
+        while a != b {
+            while index[a] > index[b] {
+                a = idom[a].unwrap_or(entry);
+            }
+            while index[b] > index[a] {
+                b = idom[b].unwrap_or(entry);
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in rpo.iter().skip(1) {
+            let mut new: Option<usize> = None;
+            for &p in &preds[b] {
+                if index[p] == usize::MAX || idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(x) => intersect(&idom, p, x),
+                });
+            }
+            if new.is_some() && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use framejit_bytecode::decode::{decode, CodeTables};
+    use framejit_bytecode::PyVersion;
+
+    /// `def f(x):\n while x:\n  if x > 3: x -= 2\n  else: x -= 1\n return x`, co_code from CPython
+    /// 3.11.7. Its blocks start at offsets 0, 6 (loop header), 18 (then), 30 (else), 40 (loop test)
+    /// and 44 (return).
+    const WHILE_IF_311: &[u8] = &[
+        151, 0, 124, 0, 114, 19, 124, 0, 100, 1, 107, 4, 0, 0, 0, 0, 114, 6, 124, 0, 100, 2, 122,
+        23, 0, 0, 125, 0, 110, 5, 124, 0, 100, 3, 122, 23, 0, 0, 125, 0, 124, 0, 176, 19, 124, 0,
+        83, 0,
+    ];
+
+    fn bytecode(code: &[u8]) -> Bytecode {
+        let t = CodeTables {
+            code,
+            linetable: &[],
+            exceptiontable: &[],
+            first_line: 1,
+        };
+        decode(PyVersion::V3_11, t).expect("decodes")
+    }
+
+    #[test]
+    fn blocks_dominators_and_loops() {
+        let bc = bytecode(WHILE_IF_311);
+        let cfg = Cfg::build(&bc);
+        assert_eq!(cfg.blocks.len(), 6, "{:#?}", cfg.blocks);
+        assert_eq!(
+            cfg.blocks
+                .iter()
+                .map(|b| b.instrs.len())
+                .collect::<Vec<_>>(),
+            vec![3, 4, 5, 4, 2, 2]
+        );
+        let succ = |b: usize| {
+            let mut v: Vec<(usize, EdgeKind)> =
+                cfg.blocks[b].succs.iter().map(|e| (e.to, e.kind)).collect();
+            v.sort_by_key(|x| x.0);
+            v
+        };
+        assert_eq!(succ(0), vec![(1, EdgeKind::Fall), (5, EdgeKind::Jump)]);
+        assert_eq!(succ(2), vec![(4, EdgeKind::Jump)]);
+        assert_eq!(succ(4), vec![(1, EdgeKind::Jump), (5, EdgeKind::Fall)]);
+        assert_eq!(
+            cfg.dominators(),
+            vec![Some(0), Some(0), Some(1), Some(1), Some(1), Some(0)]
+        );
+        assert_eq!(
+            cfg.post_dominators(),
+            vec![Some(5), Some(4), Some(4), Some(4), Some(5), None]
+        );
+        assert_eq!(
+            cfg.loops(),
+            vec![Loop {
+                header: 1,
+                body: vec![1, 2, 3, 4],
+                latches: vec![4]
+            }]
+        );
+    }
+}

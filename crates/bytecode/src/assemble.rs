@@ -11,8 +11,48 @@ use crate::linetable::{
     decode_lnotab_starts, decode_locations, encode_lnotab_with_starts, Location,
 };
 use crate::opcode::{JumpDir, JumpUnit, OpInfo, OpcodeTable};
-use crate::stackdepth::{stack_depth, FlowInstr};
+use crate::stackdepth::{walk, FlowInstr};
 use crate::version::PyVersion;
+
+/// The stack walk's view of laid-out slots: instructions with jump targets, and handler ranges with
+/// their entry depths.
+#[allow(clippy::type_complexity)]
+fn flow_of(
+    slots: &[Slot],
+    starts: &[u32],
+    ranges: &[Range],
+) -> (Vec<FlowInstr>, Vec<(usize, usize, usize, u32)>) {
+    let flow = slots
+        .iter()
+        .enumerate()
+        .map(|(i, s)| FlowInstr {
+            op: s.op,
+            arg: s.arg,
+            target: s.target,
+            offset: starts[i] * 2,
+            item: s.item,
+        })
+        .collect();
+    let handlers = ranges
+        .iter()
+        .map(|r| (r.start, r.end, r.handler, r.depth + 1 + u32::from(r.lasti)))
+        .collect();
+    (flow, handlers)
+}
+
+/// The stack depth before each item of `bc` (`None` for labels and markers, and for instructions no
+/// path reaches), as the assembler's stack walk finds it.
+pub fn instruction_depths(bc: &Bytecode) -> Result<Vec<Option<u32>>> {
+    let (mut slots, ranges) = collect(bc)?;
+    let starts = layout(bc.table(), &mut slots)?;
+    let (flow, handlers) = flow_of(&slots, &starts, &ranges);
+    let (_, depths) = walk(bc.version, &flow, &handlers)?;
+    let mut out = vec![None; bc.items.len()];
+    for (slot, depth) in slots.iter().zip(depths) {
+        out[slot.item] = depth;
+    }
+    Ok(out)
+}
 
 /// The assembled parts of a code object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -359,22 +399,8 @@ pub fn assemble_with(bc: &Bytecode, keep_source_linetable: bool) -> Result<Assem
         Vec::new()
     };
 
-    let flow: Vec<FlowInstr> = slots
-        .iter()
-        .enumerate()
-        .map(|(i, s)| FlowInstr {
-            op: s.op,
-            arg: s.arg,
-            target: s.target,
-            offset: starts[i] * 2,
-            item: s.item,
-        })
-        .collect();
-    let handlers: Vec<(usize, usize, usize, u32)> = ranges
-        .iter()
-        .map(|r| (r.start, r.end, r.handler, r.depth + 1 + u32::from(r.lasti)))
-        .collect();
-    let stacksize = stack_depth(bc.version, &flow, &handlers)?;
+    let (flow, handlers) = flow_of(&slots, &starts, &ranges);
+    let (stacksize, _) = walk(bc.version, &flow, &handlers)?;
 
     Ok(Assembled {
         code,
@@ -525,6 +551,41 @@ mod tests {
         );
         let back = redecode(v, &a);
         assert!(back.items.iter().any(|i| matches!(i, Item::TryBegin(_))));
+    }
+
+    #[test]
+    fn depths_before_each_instruction() {
+        let v = PyVersion::V3_11;
+        let mut bc = Bytecode::new(v, 1);
+        let h = bc.new_label();
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(Item::TryBegin(TryBegin {
+            handler: h,
+            depth: 1,
+            lasti: false,
+        }));
+        bc.items.push(instr(v, "LOAD_CONST", 0));
+        bc.items.push(instr(v, "BINARY_OP", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        bc.items.push(Item::TryEnd);
+        bc.items.push(Item::Label(h));
+        bc.items.push(instr(v, "POP_TOP", 0));
+        bc.items.push(instr(v, "RETURN_VALUE", 0));
+        let d = instruction_depths(&bc).expect("walks");
+        assert_eq!(
+            d,
+            vec![
+                Some(0),
+                None,
+                Some(1),
+                Some(2),
+                Some(1),
+                None,
+                None,
+                Some(2),
+                Some(1)
+            ]
+        );
     }
 
     #[test]

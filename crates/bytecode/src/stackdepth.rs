@@ -157,10 +157,19 @@ pub fn stack_depth(
     instrs: &[FlowInstr],
     handlers: &[(usize, usize, usize, u32)],
 ) -> Result<u32> {
+    walk(version, instrs, handlers).map(|(max, _)| max)
+}
+
+/// [`stack_depth`], and the depth before each instruction (`None`: reached by no path, and not sized).
+pub fn walk(
+    version: PyVersion,
+    instrs: &[FlowInstr],
+    handlers: &[(usize, usize, usize, u32)],
+) -> Result<(u32, Vec<Option<u32>>)> {
     let n = instrs.len();
     let floor = version.info().min_stacksize;
     if n == 0 {
-        return Ok(floor);
+        return Ok((floor, Vec::new()));
     }
     let mut cover: Vec<Option<(usize, i64)>> = vec![None; n];
     for &(first, end, handler, depth) in handlers {
@@ -200,5 +209,6 @@ pub fn stack_depth(
         let d = w.least_entry_depth(cursor);
         w.push(cursor, d, &instrs[cursor])?;
     }
-    Ok(u32::try_from(w.max).unwrap_or(u32::MAX).max(floor))
+    let depths = w.depth_in.iter().map(|&d| u32::try_from(d).ok()).collect();
+    Ok((u32::try_from(w.max).unwrap_or(u32::MAX).max(floor), depths))
 }

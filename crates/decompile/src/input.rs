@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn fast_names_follow_the_version_layout() {
-        let parts = |v: PyVersion| CodeParts {
+        let parts = || CodeParts {
             tables: CodeTables {
                 code: &[],
                 linetable: &[],
@@ -186,12 +186,10 @@ mod tests {
             cellvars: vec!["a".into(), "c".into()],
             freevars: vec!["d".into()],
         };
-        let new =
-            CodeInput::new(PyVersion::V3_11, parts(PyVersion::V3_11)).expect("empty code decodes");
+        let new = CodeInput::new(PyVersion::V3_11, parts()).expect("empty code decodes");
         assert_eq!(new.fast_names(), vec!["a", "b", "c", "d"]);
         assert_eq!(new.deref_name(3), Some("d"));
-        let old =
-            CodeInput::new(PyVersion::V3_10, parts(PyVersion::V3_10)).expect("empty code decodes");
+        let old = CodeInput::new(PyVersion::V3_10, parts()).expect("empty code decodes");
         assert_eq!(old.fast_names(), vec!["a", "b"]);
         assert_eq!(old.deref_name(1), Some("c"));
         assert_eq!(old.deref_name(2), Some("d"));

@@ -1,38 +1,25 @@
 //! What the decompiler reads: one code object of any version, in pure Rust. The Python bridge builds it
 //! from a live code object or a `.pyc`'s `CodeModel`; tests build it from raw parts.
 
+use crate::ast::Constant;
 use framejit_bytecode::decode::{decode, CodeTables};
 use framejit_bytecode::{Bytecode, BytecodeError, PyVersion};
 
-/// A constant of `co_consts`.
+/// A constant of `co_consts`: a value (with [`Constant::Opaque`] for objects that have no literal
+/// spelling, as `torch.compile` puts in generated code), or a nested code object.
 #[derive(Clone, Debug)]
 pub enum Const {
-    None,
-    Bool(bool),
-    Ellipsis,
-    /// Any size, as its decimal digits (with a leading `-` when negative).
-    Int(String),
-    Float(f64),
-    /// Real and imaginary parts.
-    Complex(f64, f64),
-    /// Code points; lone surrogates are allowed, as in Python.
-    Str(Vec<u32>),
-    Bytes(Vec<u8>),
-    Tuple(Vec<Const>),
-    FrozenSet(Vec<Const>),
+    Value(Constant),
     /// A nested code object (function, lambda, class body, comprehension).
     Code(Box<CodeInput>),
-    /// An object with no literal spelling (what `torch.compile` puts in generated code): printed as
-    /// the reference name, which the caller maps back to the object.
-    Opaque(String),
 }
 
 impl Const {
     /// The text of a `str` constant (lone surrogates become U+FFFD), if it is one.
     pub fn as_text(&self) -> Option<String> {
         match self {
-            Const::Str(cps) => Some(
-                cps.iter()
+            Const::Value(Constant::Str(s)) => Some(
+                s.0.iter()
                     .map(|&c| char::from_u32(c).unwrap_or('\u{fffd}'))
                     .collect(),
             ),
@@ -41,7 +28,7 @@ impl Const {
     }
 
     pub fn str(s: &str) -> Const {
-        Const::Str(s.chars().map(u32::from).collect())
+        Const::Value(Constant::str(s))
     }
 }
 
@@ -85,6 +72,7 @@ pub struct CodeParts<'a> {
 
 /// `co_flags` bits the decompiler reads.
 pub mod flags {
+    pub const OPTIMIZED: u32 = 0x01;
     pub const VARARGS: u32 = 0x04;
     pub const VARKEYWORDS: u32 = 0x08;
     pub const NESTED: u32 = 0x10;
@@ -180,7 +168,7 @@ mod tests {
             argcount: 1,
             posonlyargcount: 0,
             kwonlyargcount: 0,
-            consts: vec![Const::None, Const::str("é")],
+            consts: vec![Const::Value(Constant::None), Const::str("é")],
             names: vec![],
             varnames: vec!["a".into(), "b".into()],
             cellvars: vec!["a".into(), "c".into()],

@@ -18,6 +18,13 @@ create_exception!(
     "A .pyc or marshal image that cannot be read or written; the message names the byte offset."
 );
 
+create_exception!(
+    _native,
+    DecompileError,
+    PyValueError,
+    "Bytecode the decompiler cannot turn into source; `code_name`, `filename`, `offset` and `opname` say where."
+);
+
 /// Raise [`BytecodeError`] for `e`, naming the code object and file where known.
 pub fn bytecode_error(
     e: &framejit_bytecode::BytecodeError,

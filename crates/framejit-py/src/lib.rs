@@ -1,6 +1,7 @@
 //! `framejit._native`: a thin PyO3 module over framejit's Rust crates.
 
 mod bytecode;
+mod decompile;
 mod errors;
 mod pyc;
 
@@ -11,6 +12,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("BytecodeError", m.py().get_type::<errors::BytecodeError>())?;
     m.add("PycError", m.py().get_type::<errors::PycError>())?;
+    m.add(
+        "DecompileError",
+        m.py().get_type::<errors::DecompileError>(),
+    )?;
+    m.add_function(wrap_pyfunction!(decompile::decompile_code, m)?)?;
     m.add_class::<bytecode::NativeBytecode>()?;
     m.add_class::<pyc::CodeModel>()?;
     m.add_function(wrap_pyfunction!(pyc::load_pyc, m)?)?;

@@ -1,0 +1,920 @@
+//! Symbolic execution of instructions into expressions and statements: a stack of AST expressions,
+//! one opcode at a time. Control flow is the structurer's business (`structure.rs`); this module sees
+//! straight-line runs and reports the condition a block ends with.
+
+use crate::ast::{Alias, CmpOp, Constant, Expr, ExprContext, Keyword, Operator, Stmt, UnaryOp};
+use crate::error::DecompileError;
+use crate::input::{CodeInput, Const};
+use framejit_bytecode::opcode::ArgKind;
+use framejit_bytecode::{Arg, Instr};
+
+/// A value on the symbolic stack.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Expr(Expr),
+    /// The NULL that 3.11+ push before a callable (or that `LOAD_GLOBAL`/`LOAD_ATTR` push with it).
+    Null,
+    /// 3.11-3.12 `KW_NAMES`: the keyword names of the next call, held until the call.
+    KwNames(Vec<String>),
+    /// What IMPORT_NAME pushed: the module, its `from` names (`None` for a plain import) and level.
+    Module {
+        name: String,
+        fromlist: Option<Vec<String>>,
+        level: u32,
+    },
+    /// What IMPORT_FROM pushed: one name of a module (or a submodule, for `import a.b as c`).
+    Imported {
+        name: String,
+    },
+    /// Slot `slot` of the unpacking `unpack` (UNPACK_SEQUENCE / UNPACK_EX), waiting for its target.
+    Unpacked {
+        unpack: usize,
+        slot: usize,
+    },
+}
+
+/// An unpacking assignment being collected, one target per store.
+#[derive(Clone, Debug)]
+struct Unpack {
+    /// The value unpacked, or the slot of an enclosing unpacking (`a, (b, c) = ...`).
+    source: Result<Expr, (usize, usize)>,
+    targets: Vec<Option<Expr>>,
+    /// UNPACK_EX: the index of the starred target.
+    star: Option<usize>,
+}
+
+/// How a block ends, for the structurer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exit {
+    /// Falls through or jumps unconditionally.
+    Flow,
+    /// A conditional jump: taken when `test` is `jump_if`.
+    Branch { test: Expr, jump_if: bool },
+    /// `FOR_ITER`: the next item goes to the loop body; the jump leaves the loop.
+    ForIter { iter: Expr },
+    /// Left the code object (return / raise): nothing follows.
+    Exit,
+}
+
+/// The state carried through one block.
+pub struct Sim<'a> {
+    pub code: &'a CodeInput,
+    pub stack: Vec<Val>,
+    pub out: Vec<Stmt>,
+    /// The operator of an in-place BINARY_OP whose result has not been stored yet.
+    inplace_pending: Option<Operator>,
+    /// Unpackings being collected.
+    unpacks: Vec<Unpack>,
+    /// 3.11+ `import a.b as c` leaves its module for a POP_TOP that is part of the statement.
+    pending_pop_module: bool,
+    /// `from MODULE import ...` being collected: the module, level, and the names so far.
+    from_import: Option<(String, u32, Vec<Alias>)>,
+}
+
+fn cmp_op(name: &str) -> Option<CmpOp> {
+    Some(match name {
+        "<" => CmpOp::Lt,
+        "<=" => CmpOp::LtE,
+        "==" => CmpOp::Eq,
+        "!=" => CmpOp::NotEq,
+        ">" => CmpOp::Gt,
+        ">=" => CmpOp::GtE,
+        _ => return None,
+    })
+}
+
+/// `BINARY_OP`'s operator by the text `dis` shows (`+`, `+=`, ...), and whether it is in place.
+fn bin_op(text: &str) -> Option<(Operator, bool)> {
+    let inplace = text.ends_with('=') && text != "==";
+    let op = match text.trim_end_matches('=') {
+        "+" => Operator::Add,
+        "-" => Operator::Sub,
+        "*" => Operator::Mult,
+        "@" => Operator::MatMult,
+        "/" => Operator::Div,
+        "%" => Operator::Mod,
+        "**" => Operator::Pow,
+        "<<" => Operator::LShift,
+        ">>" => Operator::RShift,
+        "|" => Operator::BitOr,
+        "^" => Operator::BitXor,
+        "&" => Operator::BitAnd,
+        "//" => Operator::FloorDiv,
+        _ => return None,
+    };
+    Some((op, inplace))
+}
+
+/// ≤3.10: the binary opcodes, by name.
+fn legacy_bin_op(name: &str) -> Option<(Operator, bool)> {
+    let (inplace, rest) = match name.strip_prefix("INPLACE_") {
+        Some(r) => (true, r),
+        None => (false, name.strip_prefix("BINARY_")?),
+    };
+    let op = match rest {
+        "ADD" => Operator::Add,
+        "SUBTRACT" => Operator::Sub,
+        "MULTIPLY" => Operator::Mult,
+        "MATRIX_MULTIPLY" => Operator::MatMult,
+        "TRUE_DIVIDE" => Operator::Div,
+        "MODULO" => Operator::Mod,
+        "POWER" => Operator::Pow,
+        "LSHIFT" => Operator::LShift,
+        "RSHIFT" => Operator::RShift,
+        "OR" => Operator::BitOr,
+        "XOR" => Operator::BitXor,
+        "AND" => Operator::BitAnd,
+        "FLOOR_DIVIDE" => Operator::FloorDiv,
+        _ => return None,
+    };
+    Some((op, inplace))
+}
+
+pub fn constant_expr(c: &Const) -> Expr {
+    match c {
+        Const::Value(v) => Expr::constant(v.clone()),
+        Const::Code(code) => {
+            Expr::constant(Constant::Opaque(format!("<code object {}>", code.name)))
+        }
+    }
+}
+
+impl<'a> Sim<'a> {
+    pub fn new(code: &'a CodeInput, stack: Vec<Val>) -> Self {
+        Sim {
+            code,
+            stack,
+            out: Vec::new(),
+            inplace_pending: None,
+            unpacks: Vec::new(),
+            from_import: None,
+            pending_pop_module: false,
+        }
+    }
+
+    fn err(&self, ins: &Instr, message: impl Into<String>) -> DecompileError {
+        DecompileError::new(self.code, message).op(ins.op.name)
+    }
+
+    fn pop(&mut self, ins: &Instr) -> Result<Val, DecompileError> {
+        self.stack
+            .pop()
+            .ok_or_else(|| self.err(ins, "stack underflow"))
+    }
+
+    fn pop_expr(&mut self, ins: &Instr) -> Result<Expr, DecompileError> {
+        match self.pop(ins)? {
+            Val::Expr(e) => Ok(e),
+            other => Err(self.err(
+                ins,
+                format!("expected a value on the stack, found {other:?}"),
+            )),
+        }
+    }
+
+    fn pop_n(&mut self, ins: &Instr, n: usize) -> Result<Vec<Expr>, DecompileError> {
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(self.pop_expr(ins)?);
+        }
+        out.reverse();
+        Ok(out)
+    }
+
+    fn push(&mut self, e: Expr) {
+        self.stack.push(Val::Expr(e));
+    }
+
+    fn name(&self, ins: &Instr, i: u32) -> Result<String, DecompileError> {
+        self.code
+            .names
+            .get(i as usize)
+            .cloned()
+            .ok_or_else(|| self.err(ins, format!("name index {i} out of range")))
+    }
+
+    fn local(&self, ins: &Instr, i: u32) -> Result<String, DecompileError> {
+        self.code
+            .fast_names()
+            .get(i as usize)
+            .map(|s| s.to_string())
+            .ok_or_else(|| self.err(ins, format!("local index {i} out of range")))
+    }
+
+    fn deref(&self, ins: &Instr, i: u32) -> Result<String, DecompileError> {
+        self.code
+            .deref_name(i)
+            .map(str::to_string)
+            .ok_or_else(|| self.err(ins, format!("cell index {i} out of range")))
+    }
+
+    fn named(ins: &Instr, raw: u32) -> Option<&'static str> {
+        match ins.op.arg {
+            ArgKind::Named { names, shift } => names.get((raw >> shift) as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// A store of the value on top of the stack into `target`, merging `x = x + y` forms into `x += y`
+    /// when the value is the in-place operation on the same target.
+    fn store(&mut self, ins: &Instr, target: Expr) -> Result<(), DecompileError> {
+        let value = match self.pop(ins)? {
+            Val::Expr(e) => e,
+            Val::Module {
+                name,
+                fromlist: None,
+                level: 0,
+            } => {
+                // `import a.b.c` stores `a`; anything else is `import a.b.c as x`
+                let first = name.split('.').next().unwrap_or(&name).to_string();
+                let asname = match &target {
+                    Expr::Name { id, .. } if *id == first => None,
+                    Expr::Name { id, .. } => Some(id.clone()),
+                    _ => {
+                        return Err(
+                            self.err(ins, "an import stored into something other than a name")
+                        )
+                    }
+                };
+                self.out.push(Stmt::Import {
+                    names: vec![Alias { name, asname }],
+                });
+                return Ok(());
+            }
+            Val::Imported { name } => {
+                let id = match &target {
+                    Expr::Name { id, .. } => id.clone(),
+                    _ => {
+                        return Err(self.err(
+                            ins,
+                            "an imported name stored into something other than a name",
+                        ))
+                    }
+                };
+                match &mut self.from_import {
+                    Some((_, _, names)) => names.push(Alias {
+                        asname: (id != name).then_some(id),
+                        name,
+                    }),
+                    None => {
+                        // 3.11+ `import a.b as c`: IMPORT_NAME a.b, IMPORT_FROM b, store c
+                        let module = match self.stack.last() {
+                            Some(Val::Module {
+                                name,
+                                fromlist: None,
+                                ..
+                            }) => name.clone(),
+                            _ => return Err(self.err(ins, "IMPORT_FROM without its module")),
+                        };
+                        self.out.push(Stmt::Import {
+                            names: vec![Alias {
+                                name: module,
+                                asname: Some(id),
+                            }],
+                        });
+                        self.stack.pop();
+                        self.pending_pop_module = true;
+                    }
+                }
+                return Ok(());
+            }
+            Val::Unpacked { unpack, slot } => return self.fill_unpack(ins, unpack, slot, target),
+            other => return Err(self.err(ins, format!("stores {other:?}"))),
+        };
+        if let Expr::BinOp { left, op, right } = &value {
+            if self.inplace_pending.take() == Some(*op) && **left == load_of(&target) {
+                self.out.push(Stmt::AugAssign {
+                    target,
+                    op: *op,
+                    value: (**right).clone(),
+                });
+                return Ok(());
+            }
+        }
+        self.inplace_pending = None;
+        self.out.push(Stmt::Assign {
+            targets: vec![target],
+            value,
+        });
+        Ok(())
+    }
+
+    /// A target for slot `slot` of unpacking `u`; the assignment comes out when every slot has one.
+    fn fill_unpack(
+        &mut self,
+        ins: &Instr,
+        u: usize,
+        slot: usize,
+        target: Expr,
+    ) -> Result<(), DecompileError> {
+        let up = self
+            .unpacks
+            .get_mut(u)
+            .ok_or_else(|| DecompileError::new(self.code, "unknown unpacking"))?;
+        let target = if up.star == Some(slot) {
+            Expr::Starred {
+                value: Box::new(target),
+                ctx: ExprContext::Store,
+            }
+        } else {
+            target
+        };
+        match up.targets.get_mut(slot) {
+            Some(t @ None) => *t = Some(target),
+            _ => return Err(self.err(ins, "an unpacking slot stored twice")),
+        }
+        if up.targets.iter().any(Option::is_none) {
+            return Ok(());
+        }
+        let elts: Vec<Expr> = up.targets.iter().flatten().cloned().collect();
+        let tuple = Expr::Tuple {
+            elts,
+            ctx: ExprContext::Store,
+        };
+        match up.source.clone() {
+            Ok(value) => {
+                self.out.push(Stmt::Assign {
+                    targets: vec![tuple],
+                    value,
+                });
+                Ok(())
+            }
+            Err((outer, outer_slot)) => self.fill_unpack(ins, outer, outer_slot, tuple),
+        }
+    }
+
+    /// Execute one instruction. Returns the block exit when the instruction ends the block.
+    pub fn step(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
+        let raw = match ins.arg {
+            Arg::Raw(a) => a,
+            Arg::Jump(_) => 0,
+        };
+        let name = ins.op.name;
+        match name {
+            "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
+            | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
+            "PUSH_NULL" => self.stack.push(Val::Null),
+            "POP_TOP" => {
+                if std::mem::take(&mut self.pending_pop_module) {
+                    return Ok(None);
+                }
+                match self.pop(ins)? {
+                    Val::Expr(e) => self.out.push(Stmt::Expr { value: e }),
+                    Val::Module { .. } => match self.from_import.take() {
+                        Some((module, level, names)) => {
+                            let module = (!module.is_empty()).then_some(module);
+                            self.out.push(Stmt::ImportFrom {
+                                module,
+                                names,
+                                level,
+                            });
+                        }
+                        None => return Err(self.err(ins, "a module popped without being stored")),
+                    },
+                    _ => {}
+                }
+            }
+            "IMPORT_NAME" => {
+                let name = self.name(ins, raw)?;
+                let fromlist = self.pop_expr(ins)?;
+                let level = self.pop_expr(ins)?;
+                let level = match level {
+                    Expr::Constant {
+                        value: Constant::Int(i),
+                        ..
+                    } => i.parse().unwrap_or(0),
+                    _ => return Err(self.err(ins, "import level is not an int")),
+                };
+                let fromlist = match fromlist {
+                    Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    } => None,
+                    Expr::Constant {
+                        value: Constant::Tuple(items),
+                        ..
+                    } => Some(
+                        items
+                            .iter()
+                            .map(|c| match c {
+                                Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
+                                _ => String::new(),
+                            })
+                            .collect(),
+                    ),
+                    _ => return Err(self.err(ins, "import fromlist is not a tuple")),
+                };
+                if fromlist.is_some() {
+                    self.from_import = Some((name.clone(), level, Vec::new()));
+                }
+                self.stack.push(Val::Module {
+                    name,
+                    fromlist,
+                    level,
+                });
+            }
+            "IMPORT_FROM" => {
+                let name = self.name(ins, raw)?;
+                self.stack.push(Val::Imported { name });
+            }
+            "IMPORT_STAR" => match self.pop(ins)? {
+                Val::Module { name, level, .. } => {
+                    self.from_import = None;
+                    let module = (!name.is_empty()).then_some(name);
+                    let names = vec![Alias {
+                        name: "*".into(),
+                        asname: None,
+                    }];
+                    self.out.push(Stmt::ImportFrom {
+                        module,
+                        names,
+                        level,
+                    });
+                }
+                _ => return Err(self.err(ins, "import * without a module")),
+            },
+            "UNPACK_SEQUENCE" | "UNPACK_EX" => {
+                let source = match self.pop(ins)? {
+                    Val::Expr(e) => Ok(e),
+                    Val::Unpacked { unpack, slot } => Err((unpack, slot)),
+                    other => return Err(self.err(ins, format!("unpacks {other:?}"))),
+                };
+                let (n, star) = if name == "UNPACK_EX" {
+                    let before = (raw & 0xff) as usize;
+                    (before + 1 + (raw >> 8) as usize, Some(before))
+                } else {
+                    (raw as usize, None)
+                };
+                let u = self.unpacks.len();
+                self.unpacks.push(Unpack {
+                    source,
+                    targets: vec![None; n],
+                    star,
+                });
+                for slot in (0..n).rev() {
+                    self.stack.push(Val::Unpacked { unpack: u, slot });
+                }
+            }
+            "LOAD_CONST" => {
+                let c = self
+                    .code
+                    .consts
+                    .get(raw as usize)
+                    .ok_or_else(|| self.err(ins, "constant index out of range"))?;
+                self.push(constant_expr(c));
+            }
+            "LOAD_SMALL_INT" => self.push(Expr::constant(Constant::Int(raw.to_string()))),
+            "RETURN_CONST" => {
+                let c = self
+                    .code
+                    .consts
+                    .get(raw as usize)
+                    .ok_or_else(|| self.err(ins, "constant index out of range"))?;
+                self.out.push(Stmt::Return {
+                    value: Some(constant_expr(c)),
+                });
+                return Ok(Some(Exit::Exit));
+            }
+            "RETURN_VALUE" => {
+                let v = self.pop_expr(ins)?;
+                self.out.push(Stmt::Return { value: Some(v) });
+                return Ok(Some(Exit::Exit));
+            }
+            "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" | "LOAD_FAST_AND_CLEAR" => {
+                let n = self.local(ins, raw)?;
+                self.push(Expr::name(&n));
+            }
+            "LOAD_FAST_LOAD_FAST" | "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => {
+                let (a, b) = (self.local(ins, raw >> 4)?, self.local(ins, raw & 15)?);
+                self.push(Expr::name(&a));
+                self.push(Expr::name(&b));
+            }
+            "LOAD_NAME" => {
+                let n = self.name(ins, raw)?;
+                self.push(Expr::name(&n));
+            }
+            "LOAD_GLOBAL" => {
+                let shift = match ins.op.arg {
+                    ArgKind::Name { shift } => shift,
+                    _ => 0,
+                };
+                let n = self.name(ins, raw >> shift)?;
+                if shift > 0
+                    && raw & 1 == 1
+                    && self.code.version < framejit_bytecode::PyVersion::V3_13
+                {
+                    self.stack.push(Val::Null);
+                }
+                self.push(Expr::name(&n));
+                if shift > 0
+                    && raw & 1 == 1
+                    && self.code.version >= framejit_bytecode::PyVersion::V3_13
+                {
+                    self.stack.push(Val::Null);
+                }
+            }
+            "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_FROM_DICT_OR_DEREF" | "LOAD_CLOSURE" => {
+                let n = self.deref(ins, raw)?;
+                self.push(Expr::name(&n));
+            }
+            "LOAD_ATTR" | "LOAD_METHOD" => {
+                let shift = match ins.op.arg {
+                    ArgKind::Name { shift } => shift,
+                    _ => 0,
+                };
+                let attr = self.name(ins, raw >> shift)?;
+                let obj = self.pop_expr(ins)?;
+                let e = Expr::Attribute {
+                    value: Box::new(obj),
+                    attr,
+                    ctx: ExprContext::Load,
+                };
+                let method = name == "LOAD_METHOD" || (shift > 0 && raw & 1 == 1);
+                if method {
+                    // method form: [meth, self] (3.11) or [NULL-or-meth, self-or-callable]; keep one callable
+                    self.stack.push(Val::Null);
+                }
+                self.push(e);
+            }
+            "STORE_FAST" | "STORE_NAME" | "STORE_GLOBAL" | "STORE_DEREF" => {
+                let n = match name {
+                    "STORE_FAST" => self.local(ins, raw)?,
+                    "STORE_DEREF" => self.deref(ins, raw)?,
+                    _ => self.name(ins, raw)?,
+                };
+                self.store(
+                    ins,
+                    Expr::Name {
+                        id: n,
+                        ctx: ExprContext::Store,
+                    },
+                )?;
+            }
+            "STORE_ATTR" => {
+                let attr = self.name(ins, raw)?;
+                let obj = self.pop_expr(ins)?;
+                self.store(
+                    ins,
+                    Expr::Attribute {
+                        value: Box::new(obj),
+                        attr,
+                        ctx: ExprContext::Store,
+                    },
+                )?;
+            }
+            "STORE_SUBSCR" => {
+                let key = self.pop_expr(ins)?;
+                let obj = self.pop_expr(ins)?;
+                self.store(
+                    ins,
+                    Expr::Subscript {
+                        value: Box::new(obj),
+                        slice: Box::new(key),
+                        ctx: ExprContext::Store,
+                    },
+                )?;
+            }
+            "DELETE_FAST" | "DELETE_NAME" | "DELETE_GLOBAL" | "DELETE_DEREF" => {
+                let n = match name {
+                    "DELETE_FAST" => self.local(ins, raw)?,
+                    "DELETE_DEREF" => self.deref(ins, raw)?,
+                    _ => self.name(ins, raw)?,
+                };
+                self.out.push(Stmt::Delete {
+                    targets: vec![Expr::Name {
+                        id: n,
+                        ctx: ExprContext::Del,
+                    }],
+                });
+            }
+            "BINARY_OP" => {
+                let text =
+                    Self::named(ins, raw).ok_or_else(|| self.err(ins, "unknown operator"))?;
+                let (op, inplace) = bin_op(text)
+                    .ok_or_else(|| self.err(ins, format!("unknown operator {text}")))?;
+                let right = self.pop_expr(ins)?;
+                let left = self.pop_expr(ins)?;
+                self.inplace_pending = inplace.then_some(op);
+                self.push(Expr::BinOp {
+                    left: Box::new(left),
+                    op,
+                    right: Box::new(right),
+                });
+            }
+            "BINARY_SUBSCR" => {
+                let key = self.pop_expr(ins)?;
+                let obj = self.pop_expr(ins)?;
+                self.push(Expr::Subscript {
+                    value: Box::new(obj),
+                    slice: Box::new(key),
+                    ctx: ExprContext::Load,
+                });
+            }
+            "UNARY_NEGATIVE" | "UNARY_POSITIVE" | "UNARY_NOT" | "UNARY_INVERT" => {
+                let v = self.pop_expr(ins)?;
+                let op = match name {
+                    "UNARY_NEGATIVE" => UnaryOp::USub,
+                    "UNARY_POSITIVE" => UnaryOp::UAdd,
+                    "UNARY_NOT" => UnaryOp::Not,
+                    _ => UnaryOp::Invert,
+                };
+                self.push(Expr::UnaryOp {
+                    op,
+                    operand: Box::new(v),
+                });
+            }
+            "COMPARE_OP" | "IS_OP" | "CONTAINS_OP" => {
+                let right = self.pop_expr(ins)?;
+                let left = self.pop_expr(ins)?;
+                let op = match name {
+                    "IS_OP" => {
+                        if raw & 1 == 1 {
+                            CmpOp::IsNot
+                        } else {
+                            CmpOp::Is
+                        }
+                    }
+                    "CONTAINS_OP" => {
+                        if raw & 1 == 1 {
+                            CmpOp::NotIn
+                        } else {
+                            CmpOp::In
+                        }
+                    }
+                    _ => Self::named(ins, raw)
+                        .and_then(cmp_op)
+                        .ok_or_else(|| self.err(ins, "unknown comparison"))?,
+                };
+                self.push(Expr::Compare {
+                    left: Box::new(left),
+                    ops: vec![op],
+                    comparators: vec![right],
+                });
+            }
+            "BUILD_TUPLE" | "BUILD_LIST" | "BUILD_SET" => {
+                let elts = self.pop_n(ins, raw as usize)?;
+                self.push(match name {
+                    "BUILD_TUPLE" => Expr::Tuple {
+                        elts,
+                        ctx: ExprContext::Load,
+                    },
+                    "BUILD_LIST" => Expr::List {
+                        elts,
+                        ctx: ExprContext::Load,
+                    },
+                    _ => Expr::Set { elts },
+                });
+            }
+            "BUILD_MAP" => {
+                let flat = self.pop_n(ins, 2 * raw as usize)?;
+                let (mut keys, mut values) = (Vec::new(), Vec::new());
+                for pair in flat.chunks(2) {
+                    keys.push(Some(pair[0].clone()));
+                    values.push(pair[1].clone());
+                }
+                self.push(Expr::Dict { keys, values });
+            }
+            "BUILD_CONST_KEY_MAP" => {
+                let keys = self.pop_expr(ins)?;
+                let values = self.pop_n(ins, raw as usize)?;
+                let keys = match keys {
+                    Expr::Constant {
+                        value: Constant::Tuple(k),
+                        ..
+                    } => k,
+                    _ => return Err(self.err(ins, "keys are not a constant tuple")),
+                };
+                self.push(Expr::Dict {
+                    keys: keys.into_iter().map(|k| Some(Expr::constant(k))).collect(),
+                    values,
+                });
+            }
+            "LIST_TO_TUPLE" => {
+                let v = self.pop_expr(ins)?;
+                self.push(match v {
+                    Expr::List { elts, .. } => Expr::Tuple {
+                        elts,
+                        ctx: ExprContext::Load,
+                    },
+                    other => other,
+                });
+            }
+            "LIST_EXTEND" | "SET_UPDATE" => {
+                let items = self.pop_expr(ins)?;
+                let idx = self
+                    .stack
+                    .len()
+                    .checked_sub(raw as usize)
+                    .ok_or_else(|| self.err(ins, "stack underflow"))?;
+                let spread = match items {
+                    Expr::Constant {
+                        value: Constant::Tuple(v),
+                        ..
+                    }
+                    | Expr::Constant {
+                        value: Constant::FrozenSet(v),
+                        ..
+                    } => v.into_iter().map(Expr::constant).collect(),
+                    Expr::Tuple { elts, .. } | Expr::List { elts, .. } => elts,
+                    other => vec![Expr::Starred {
+                        value: Box::new(other),
+                        ctx: ExprContext::Load,
+                    }],
+                };
+                match self.stack.get_mut(idx) {
+                    Some(Val::Expr(Expr::List { elts, .. }))
+                    | Some(Val::Expr(Expr::Set { elts })) => elts.extend(spread),
+                    _ => return Err(self.err(ins, "extends something that is not a list or set")),
+                }
+            }
+            "BUILD_SLICE" => {
+                let parts = self.pop_n(ins, raw as usize)?;
+                let opt = |e: &Expr| match e {
+                    Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    } => None,
+                    other => Some(Box::new(other.clone())),
+                };
+                self.push(Expr::Slice {
+                    lower: parts.first().and_then(opt),
+                    upper: parts.get(1).and_then(opt),
+                    step: parts.get(2).and_then(opt),
+                });
+            }
+            "KW_NAMES" => {
+                let names = match self.code.consts.get(raw as usize) {
+                    Some(Const::Value(Constant::Tuple(items))) => items
+                        .iter()
+                        .map(|c| match c {
+                            Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
+                            _ => String::new(),
+                        })
+                        .collect(),
+                    _ => return Err(self.err(ins, "keyword names are not a tuple of strings")),
+                };
+                self.stack.push(Val::KwNames(names));
+            }
+            "PRECALL" => {}
+            "CALL" | "CALL_FUNCTION" | "CALL_METHOD" | "CALL_KW" => {
+                let kwnames = if name == "CALL_KW" {
+                    match self.pop_expr(ins)? {
+                        Expr::Constant {
+                            value: Constant::Tuple(items),
+                            ..
+                        } => items
+                            .iter()
+                            .map(|c| match c {
+                                Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
+                                _ => String::new(),
+                            })
+                            .collect(),
+                        _ => return Err(self.err(ins, "CALL_KW without a tuple of names")),
+                    }
+                } else if matches!(self.stack.last(), Some(Val::KwNames(_))) {
+                    // 3.11-3.12: KW_NAMES comes after the arguments, just before the call
+                    match self.stack.pop() {
+                        Some(Val::KwNames(k)) => k,
+                        _ => Vec::new(),
+                    }
+                } else {
+                    Vec::new()
+                };
+                let mut args = self.pop_n(ins, raw as usize)?;
+                let func = self.pop(ins)?;
+                // [NULL, callable] or [callable, self] (3.11+); plain callable before
+                let func = match func {
+                    Val::Expr(f) => {
+                        if matches!(self.stack.last(), Some(Val::Null)) {
+                            self.stack.pop();
+                        }
+                        f
+                    }
+                    Val::Null => match self.pop(ins)? {
+                        Val::Expr(f) => f,
+                        _ => return Err(self.err(ins, "no callable under the arguments")),
+                    },
+                    other => return Err(self.err(ins, format!("calls {other:?}"))),
+                };
+                let nkw = kwnames.len().min(args.len());
+                let kwvals = args.split_off(args.len() - nkw);
+                let keywords = kwnames
+                    .into_iter()
+                    .zip(kwvals)
+                    .map(|(k, v)| Keyword {
+                        arg: Some(k),
+                        value: v,
+                    })
+                    .collect();
+                self.push(Expr::Call {
+                    func: Box::new(func),
+                    args,
+                    keywords,
+                });
+            }
+            "RAISE_VARARGS" => {
+                let (exc, cause) = match raw {
+                    0 => (None, None),
+                    1 => (Some(self.pop_expr(ins)?), None),
+                    _ => {
+                        let c = self.pop_expr(ins)?;
+                        (Some(self.pop_expr(ins)?), Some(c))
+                    }
+                };
+                self.out.push(Stmt::Raise { exc, cause });
+                return Ok(Some(Exit::Exit));
+            }
+            "POP_JUMP_IF_FALSE"
+            | "POP_JUMP_FORWARD_IF_FALSE"
+            | "POP_JUMP_BACKWARD_IF_FALSE"
+            | "POP_JUMP_IF_TRUE"
+            | "POP_JUMP_FORWARD_IF_TRUE"
+            | "POP_JUMP_BACKWARD_IF_TRUE"
+            | "POP_JUMP_IF_NONE"
+            | "POP_JUMP_FORWARD_IF_NONE"
+            | "POP_JUMP_BACKWARD_IF_NONE"
+            | "POP_JUMP_IF_NOT_NONE"
+            | "POP_JUMP_FORWARD_IF_NOT_NONE"
+            | "POP_JUMP_BACKWARD_IF_NOT_NONE" => {
+                let v = self.pop_expr(ins)?;
+                let none = || Box::new(Expr::constant(Constant::None));
+                let (test, jump_if) = if name.ends_with("_NOT_NONE") {
+                    (
+                        Expr::Compare {
+                            left: Box::new(v),
+                            ops: vec![CmpOp::IsNot],
+                            comparators: vec![*none()],
+                        },
+                        true,
+                    )
+                } else if name.ends_with("_NONE") {
+                    (
+                        Expr::Compare {
+                            left: Box::new(v),
+                            ops: vec![CmpOp::Is],
+                            comparators: vec![*none()],
+                        },
+                        true,
+                    )
+                } else {
+                    (v, name.ends_with("_TRUE"))
+                };
+                return Ok(Some(Exit::Branch { test, jump_if }));
+            }
+            "TO_BOOL" => {}
+            // the end of a for loop: pop what FOR_ITER's exit left (iterator, 3.12+ a value), no statement
+            "END_FOR" | "POP_ITER" => {
+                let n = -ins.op.stack_effect(raw, Some(false));
+                for _ in 0..n.max(0) {
+                    self.pop(ins)?;
+                }
+            }
+            "GET_ITER" => {
+                let v = self.pop_expr(ins)?;
+                self.push(v);
+            }
+            "FOR_ITER" => {
+                let iter = self.pop_expr(ins)?;
+                return Ok(Some(Exit::ForIter { iter }));
+            }
+            "JUMP_FORWARD" | "JUMP_BACKWARD" | "JUMP_ABSOLUTE" | "JUMP_BACKWARD_NO_INTERRUPT" => {
+                return Ok(Some(Exit::Flow));
+            }
+            n if legacy_bin_op(n).is_some() => {
+                let (op, inplace) =
+                    legacy_bin_op(n).ok_or_else(|| self.err(ins, "unknown operator"))?;
+                let right = self.pop_expr(ins)?;
+                let left = self.pop_expr(ins)?;
+                self.inplace_pending = inplace.then_some(op);
+                self.push(Expr::BinOp {
+                    left: Box::new(left),
+                    op,
+                    right: Box::new(right),
+                });
+            }
+            _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
+        }
+        Ok(None)
+    }
+}
+
+/// The load form of a store target (to recognise `x = x + 1` written as `x += 1`).
+fn load_of(target: &Expr) -> Expr {
+    match target {
+        Expr::Name { id, .. } => Expr::Name {
+            id: id.clone(),
+            ctx: ExprContext::Load,
+        },
+        Expr::Attribute { value, attr, .. } => Expr::Attribute {
+            value: value.clone(),
+            attr: attr.clone(),
+            ctx: ExprContext::Load,
+        },
+        Expr::Subscript { value, slice, .. } => Expr::Subscript {
+            value: value.clone(),
+            slice: slice.clone(),
+            ctx: ExprContext::Load,
+        },
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,182 @@
+//! The decompiler bridge: a live code object or a `.pyc`'s `CodeModel` → `CodeInput` → source.
+
+use framejit_bytecode::decode::CodeTables;
+use framejit_bytecode::PyVersion;
+use framejit_decompile::ast::{Constant, StrValue};
+use framejit_decompile::{CodeInput, CodeParts, Const};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{
+    PyBool, PyBytes, PyComplex, PyFloat, PyFrozenSet, PyInt, PyList, PyString, PyTuple,
+};
+
+use crate::bytecode::{host_version, version_arg};
+use crate::errors::{bytecode_error, DecompileError};
+use crate::pyc::CodeModel;
+
+/// Objects with no literal spelling, in the order their references were made.
+struct Opaque<'py> {
+    objects: Bound<'py, PyList>,
+}
+
+impl<'py> Opaque<'py> {
+    fn reference(&mut self, obj: &Bound<'py, PyAny>) -> PyResult<String> {
+        for (i, o) in self.objects.iter().enumerate() {
+            if o.is(obj) {
+                return Ok(format!("__framejit_const_{i}"));
+            }
+        }
+        self.objects.append(obj)?;
+        Ok(format!("__framejit_const_{}", self.objects.len() - 1))
+    }
+}
+
+fn constant<'py>(
+    obj: &Bound<'py, PyAny>,
+    version: PyVersion,
+    opaque: &mut Opaque<'py>,
+    depth: usize,
+) -> PyResult<Const> {
+    let py = obj.py();
+    if depth > 200 {
+        return Err(PyTypeError::new_err("constants nested too deeply"));
+    }
+    let value = if obj.is_none() {
+        Constant::None
+    } else if obj.is(py.Ellipsis()) {
+        Constant::Ellipsis
+    } else if let Ok(b) = obj.cast::<PyBool>() {
+        Constant::Bool(b.is_true())
+    } else if obj.get_type().is(py.get_type::<PyInt>()) {
+        Constant::Int(obj.str()?.to_string())
+    } else if obj.get_type().is(py.get_type::<PyFloat>()) {
+        Constant::Float(obj.extract()?)
+    } else if let Ok(c) = obj.cast::<PyComplex>() {
+        Constant::Complex {
+            real: c.real(),
+            imag: c.imag(),
+        }
+    } else if let Ok(b) = obj.cast::<PyBytes>() {
+        Constant::Bytes(b.as_bytes().to_vec())
+    } else if let Ok(s) = obj.cast::<PyString>() {
+        let raw: Vec<u8> = s
+            .call_method1("encode", ("utf-32-le", "surrogatepass"))?
+            .extract()?;
+        Constant::Str(StrValue(
+            raw.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ))
+    } else if obj.get_type().is(py.get_type::<PyTuple>())
+        || obj.get_type().is(py.get_type::<PyFrozenSet>())
+    {
+        let mut items = Vec::new();
+        for x in obj.try_iter()? {
+            match constant(&x?, version, opaque, depth + 1)? {
+                Const::Value(v) => items.push(v),
+                Const::Code(_) => {
+                    return Ok(Const::Value(Constant::Opaque(opaque.reference(obj)?)))
+                }
+            }
+        }
+        if obj.cast::<PyTuple>().is_ok() {
+            Constant::Tuple(items)
+        } else {
+            Constant::FrozenSet(items)
+        }
+    } else if obj.hasattr("co_code")? {
+        return Ok(Const::Code(Box::new(code_input(obj, version, opaque)?)));
+    } else {
+        Constant::Opaque(opaque.reference(obj)?)
+    };
+    Ok(Const::Value(value))
+}
+
+fn strings(obj: &Bound<'_, PyAny>, attr: &str) -> PyResult<Vec<String>> {
+    obj.getattr(attr)?.extract()
+}
+
+/// `CodeInput` from anything with a code object's `co_*` attributes, of `version`.
+fn code_input<'py>(
+    code: &Bound<'py, PyAny>,
+    version: PyVersion,
+    opaque: &mut Opaque<'py>,
+) -> PyResult<CodeInput> {
+    let co_code: Vec<u8> = code.getattr("co_code")?.extract()?;
+    let lt_attr = if version >= PyVersion::V3_10 {
+        "co_linetable"
+    } else {
+        "co_lnotab"
+    };
+    let linetable: Vec<u8> = code.getattr(lt_attr)?.extract()?;
+    let exc: Vec<u8> = if version.has_exception_table() {
+        code.getattr("co_exceptiontable")?.extract()?
+    } else {
+        Vec::new()
+    };
+    let name: String = code.getattr("co_name")?.extract()?;
+    let qualname: String = code
+        .getattr("co_qualname")
+        .and_then(|q| q.extract())
+        .unwrap_or_else(|_| name.clone());
+    let filename: String = code.getattr("co_filename")?.extract()?;
+    let mut consts = Vec::new();
+    for c in code.getattr("co_consts")?.try_iter()? {
+        consts.push(constant(&c?, version, opaque, 0)?);
+    }
+    let parts = CodeParts {
+        tables: CodeTables {
+            code: &co_code,
+            linetable: &linetable,
+            exceptiontable: &exc,
+            first_line: code.getattr("co_firstlineno")?.extract()?,
+        },
+        name,
+        qualname: qualname.clone(),
+        filename: filename.clone(),
+        flags: code.getattr("co_flags")?.extract()?,
+        argcount: code.getattr("co_argcount")?.extract()?,
+        posonlyargcount: code.getattr("co_posonlyargcount")?.extract()?,
+        kwonlyargcount: code.getattr("co_kwonlyargcount")?.extract()?,
+        consts,
+        names: strings(code, "co_names")?,
+        varnames: strings(code, "co_varnames")?,
+        cellvars: strings(code, "co_cellvars")?,
+        freevars: strings(code, "co_freevars")?,
+    };
+    CodeInput::new(version, parts).map_err(|e| bytecode_error(&e, Some(&qualname), Some(&filename)))
+}
+
+fn decompile_error(e: &framejit_decompile::DecompileError) -> PyErr {
+    let err = DecompileError::new_err(e.to_string());
+    Python::attach(|py| {
+        let v = err.value(py);
+        let _ = v.setattr("code_name", &e.code_name);
+        let _ = v.setattr("filename", &e.filename);
+        let _ = v.setattr("offset", e.offset);
+        let _ = v.setattr("opname", e.opname);
+    });
+    err
+}
+
+/// Decompile a code object (live, or a `CodeModel` of any version): `(source, opaque objects)` where
+/// `__framejit_const_<i>` in the source stands for `objects[i]`.
+#[pyfunction]
+#[pyo3(signature = (code, minor=None))]
+pub fn decompile_code<'py>(
+    code: &Bound<'py, PyAny>,
+    minor: Option<u8>,
+) -> PyResult<(String, Bound<'py, PyList>)> {
+    let py = code.py();
+    let version = match (code.cast::<CodeModel>(), minor) {
+        (Ok(m), _) => version_arg(m.getattr("version")?.extract::<(u8, u8)>()?.1)?,
+        (Err(_), Some(minor)) => version_arg(minor)?,
+        (Err(_), None) => host_version(py)?,
+    };
+    let mut opaque = Opaque {
+        objects: PyList::empty(py),
+    };
+    let input = code_input(code, version, &mut opaque)?;
+    let source = framejit_decompile::decompile_source(&input).map_err(|e| decompile_error(&e))?;
+    Ok((source, opaque.objects))
+}

@@ -1,0 +1,44 @@
+"""Bytecode back to Python source (the decompiler of issue 3; in progress, see docs/decompiler.md).
+
+``decompile(obj)`` takes a function, method, code object, ``CodeModel`` (a code object of any version
+read from a ``.pyc``), a ``.pyc`` path or its bytes. Objects with no literal spelling in ``co_consts``
+(as ``torch.compile`` generates) appear as ``__framejit_const_<i>``; ``decompile_with_constants`` gives
+the mapping back to the objects.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from typing import Any, Union
+
+from framejit import _native
+from framejit._native import CodeModel, DecompileError
+
+__all__ = ["DecompileError", "decompile", "decompile_with_constants"]
+
+
+def _code_of(obj: Any) -> Union[types.CodeType, CodeModel]:
+    if isinstance(obj, (types.CodeType, CodeModel)):
+        return obj
+    if isinstance(obj, (bytes, bytearray, memoryview)) or (isinstance(obj, (str, os.PathLike)) and os.fspath(obj).endswith(".pyc")):
+        from framejit.pyc import load_pyc
+
+        return load_pyc(obj).code
+    for attr in ("__func__", "fget"):
+        obj = getattr(obj, attr, obj)
+    code = getattr(obj, "__code__", None)
+    if isinstance(code, types.CodeType):
+        return code
+    raise TypeError(f"cannot decompile a {type(obj).__name__}: give a function, a code object or a .pyc")
+
+
+def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
+    """Source for ``obj``, and the objects its ``__framejit_const_<i>`` names stand for."""
+    source, objects = _native.decompile_code(_code_of(obj))
+    return source, {f"__framejit_const_{i}": o for i, o in enumerate(objects)}
+
+
+def decompile(obj: Any) -> str:
+    """Source for ``obj``. Raises :class:`DecompileError` naming the code object, file and opcode."""
+    return decompile_with_constants(obj)[0]

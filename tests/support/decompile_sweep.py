@@ -1,0 +1,110 @@
+"""Decompile every code object of this interpreter's stdlib, compile the output, and compare the
+instruction sequence with the original (ignoring line numbers, NOP/RESUME/CACHE/EXTENDED_ARG and jump
+encoding). Prints one JSON object with the counts and the most common reasons.
+
+    python decompile_sweep.py [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dis
+import json
+import os
+import re
+import sys
+import sysconfig
+import time
+import types
+import warnings
+
+from framejit import DecompileError, decompile
+
+IGNORED = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG"}
+
+
+def normalized(code: types.CodeType) -> list:
+    """(opname, argument) per instruction; jumps by the index of their target, code constants by name."""
+    instrs = [i for i in dis.get_instructions(code) if i.opname not in IGNORED]
+    index = {i.offset: k for k, i in enumerate(instrs)}
+    out = []
+    for i in instrs:
+        if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
+            arg = ("->", index.get(i.argval))
+        elif isinstance(i.argval, types.CodeType):
+            arg = ("code", i.argval.co_name)
+        else:
+            arg = (type(i.argval).__name__, repr(i.argval))
+        out.append((i.opname, arg))
+    return out
+
+
+def recompiled(code: types.CodeType, source: str):
+    module = compile(source, code.co_filename, "exec", dont_inherit=True)
+    if not code.co_flags & 1:  # module or class body: the statements themselves
+        return module
+    for c in module.co_consts:
+        if isinstance(c, types.CodeType) and c.co_name == code.co_name:
+            return c
+    return None
+
+
+def reason(msg: str) -> str:
+    """The message without the code object's name and file, numbers folded."""
+    msg = msg.split("): ", 1)[-1] if "): " in msg else msg
+    return re.sub(r"\d+", "N", msg)[:100]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    root = sysconfig.get_paths()["stdlib"]
+    files = []
+    for d, dirs, names in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "__pycache__"))
+        files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".py")]
+    if args.limit:
+        files = files[: args.limit]
+    warnings.simplefilter("ignore")
+    stats = collections.Counter()
+    reasons = collections.Counter()
+    t0 = time.process_time()
+    for path in files:
+        try:
+            module = compile(open(path, "rb").read(), path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, OSError):
+            continue
+        todo = [module]
+        while todo:
+            c = todo.pop()
+            todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+            stats["code_objects"] += 1
+            try:
+                source = decompile(c)
+            except DecompileError as e:
+                stats["decompile_error"] += 1
+                reasons["decompile: " + reason(str(e))] += 1
+                continue
+            stats["decompiled"] += 1
+            try:
+                again = recompiled(c, source)
+            except SyntaxError as e:
+                stats["syntax_error"] += 1
+                reasons["syntax: " + reason(str(e))] += 1
+                continue
+            if again is None:
+                stats["not_found"] += 1
+                continue
+            stats["compiles"] += 1
+            if normalized(again) == normalized(c):
+                stats["identical"] += 1
+            else:
+                stats["different"] += 1
+    stats["cpu_seconds"] = round(time.process_time() - t0, 2)
+    print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25)}))
+
+
+if __name__ == "__main__":
+    main()

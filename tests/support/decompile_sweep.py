@@ -56,9 +56,49 @@ def reason(msg: str) -> str:
     return re.sub(r"\d+", "N", msg)[:100]
 
 
+def tree(code: types.CodeType) -> list:
+    """Every code object under `code`, in a fixed pre-order."""
+    out = [code]
+    for k in code.co_consts:
+        if isinstance(k, types.CodeType):
+            out.extend(tree(k))
+    return out
+
+
+def module_mode(files: list, stats: collections.Counter, reasons: collections.Counter) -> None:
+    """Decompile whole modules (nested code in context), recompile, compare code objects pairwise."""
+    for path in files:
+        try:
+            module = compile(open(path, "rb").read(), path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, OSError):
+            continue
+        originals = tree(module)
+        stats["code_objects"] += len(originals)
+        try:
+            source = decompile(module)
+        except DecompileError as e:
+            stats["in_failed_modules"] += len(originals)
+            reasons["decompile: " + reason(str(e))] += 1
+            continue
+        try:
+            again = tree(compile(source, path, "exec", dont_inherit=True))
+        except SyntaxError as e:
+            stats["in_failed_modules"] += len(originals)
+            reasons["syntax: " + reason(str(e))] += 1
+            continue
+        stats["modules_decompiled"] += 1
+        for a, b in zip(originals, again):
+            if a.co_name == b.co_name and normalized(a) == normalized(b):
+                stats["identical"] += 1
+            else:
+                stats["different"] += 1
+        stats["missing"] += max(0, len(originals) - len(again))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--modules", action="store_true", help="decompile whole modules, nested code in context")
     args = ap.parse_args()
     root = sysconfig.get_paths()["stdlib"]
     files = []
@@ -71,6 +111,9 @@ def main() -> None:
     stats = collections.Counter()
     reasons = collections.Counter()
     t0 = time.process_time()
+    if args.modules:
+        module_mode(files, stats, reasons)
+        files = []
     for path in files:
         try:
             module = compile(open(path, "rb").read(), path, "exec", dont_inherit=True)

@@ -31,6 +31,22 @@ pub enum Val {
         unpack: usize,
         slot: usize,
     },
+    /// A nested code object, `co_consts[i]`.
+    Code(usize),
+    /// A function being made (MAKE_FUNCTION and what decorates it), until it is stored or used.
+    Function(Box<FuncVal>),
+}
+
+/// What MAKE_FUNCTION made: the code object and the function's attributes, plus decorators applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FuncVal {
+    /// Index of the code object in `co_consts`.
+    pub code: usize,
+    pub defaults: Vec<Expr>,
+    pub kwdefaults: Vec<(String, Expr)>,
+    pub annotations: Vec<(String, Expr)>,
+    /// Outermost first.
+    pub decorators: Vec<Expr>,
 }
 
 /// An unpacking assignment being collected, one target per store.
@@ -279,6 +295,20 @@ impl<'a> Sim<'a> {
                 return Ok(());
             }
             Val::Unpacked { unpack, slot } => return self.fill_unpack(ins, unpack, slot, target),
+            Val::Function(f) => {
+                let code = match self.code.consts.get(f.code) {
+                    Some(Const::Code(c)) => c,
+                    _ => return Err(self.err(ins, "MAKE_FUNCTION of a constant that is not code")),
+                };
+                let same_name = matches!(&target, Expr::Name { id, .. } if *id == code.name);
+                if same_name {
+                    let def = crate::function_def(code, &f)
+                        .map_err(|e| self.err(ins, format!("in {}: {}", code.name, e.message)))?;
+                    self.out.push(def);
+                    return Ok(());
+                }
+                self.expr_of(ins, Val::Function(f))?
+            }
             other => return Err(self.err(ins, format!("stores {other:?}"))),
         };
         if let Expr::BinOp { left, op, right } = &value {
@@ -297,6 +327,101 @@ impl<'a> Sim<'a> {
             value,
         });
         Ok(())
+    }
+
+    fn set_function_attribute(
+        &self,
+        ins: &Instr,
+        f: &mut FuncVal,
+        flag: u32,
+        v: Expr,
+    ) -> Result<(), DecompileError> {
+        let text = |e: &Expr| match e {
+            Expr::Constant {
+                value: Constant::Str(s),
+                ..
+            } => s.to_string_lossless(),
+            _ => None,
+        };
+        match flag {
+            8 => {} // the closure: the nested code names its free variables itself
+            4 => {
+                // 3.10+: a tuple of name, annotation pairs; before, a dict
+                let pairs: Vec<(Expr, Expr)> = match v {
+                    Expr::Tuple { elts, .. } => elts
+                        .chunks(2)
+                        .filter_map(|p| Some((p.first()?.clone(), p.get(1)?.clone())))
+                        .collect(),
+                    Expr::Dict { keys, values } => keys
+                        .into_iter()
+                        .zip(values)
+                        .filter_map(|(k, v)| Some((k?, v)))
+                        .collect(),
+                    Expr::Constant {
+                        value: Constant::Tuple(items),
+                        ..
+                    } => items
+                        .chunks(2)
+                        .filter_map(|p| {
+                            Some((
+                                Expr::constant(p.first()?.clone()),
+                                Expr::constant(p.get(1)?.clone()),
+                            ))
+                        })
+                        .collect(),
+                    _ => return Err(self.err(ins, "annotations are not a tuple or dict")),
+                };
+                for (k, v) in pairs {
+                    let k = text(&k)
+                        .ok_or_else(|| self.err(ins, "an annotation key is not a string"))?;
+                    f.annotations.push((k, v));
+                }
+            }
+            2 => match v {
+                Expr::Dict { keys, values } => {
+                    for (k, v) in keys.into_iter().zip(values) {
+                        let k = k.as_ref().and_then(text).ok_or_else(|| {
+                            self.err(ins, "a keyword default's name is not a string")
+                        })?;
+                        f.kwdefaults.push((k, v));
+                    }
+                }
+                _ => return Err(self.err(ins, "keyword defaults are not a dict")),
+            },
+            1 => {
+                f.defaults = match v {
+                    Expr::Tuple { elts, .. } => elts,
+                    Expr::Constant {
+                        value: Constant::Tuple(items),
+                        ..
+                    } => items.into_iter().map(Expr::constant).collect(),
+                    _ => return Err(self.err(ins, "defaults are not a tuple")),
+                }
+            }
+            _ => return Err(self.err(ins, format!("unknown function attribute {flag}"))),
+        }
+        Ok(())
+    }
+
+    /// A value used as an expression: functions become lambdas (only a lambda has an expression form).
+    fn expr_of(&self, ins: &Instr, v: Val) -> Result<Expr, DecompileError> {
+        match v {
+            Val::Expr(e) => Ok(e),
+            Val::Function(f) => match self.code.consts.get(f.code) {
+                Some(Const::Code(code)) if code.name == "<lambda>" && f.decorators.is_empty() => {
+                    crate::lambda(code, &f)
+                        .map_err(|e| self.err(ins, format!("lambda: {}", e.message)))
+                }
+                _ => Err(self.err(
+                    ins,
+                    "a function used as a value (comprehension or nested def in an expression)",
+                )),
+            },
+            other => Err(self.err(
+                ins,
+                format!("expected a value on the stack, found {other:?}"),
+            )),
+        }
     }
 
     /// A target for slot `slot` of unpacking `u`; the assignment comes out when every slot has one.
@@ -461,7 +586,45 @@ impl<'a> Sim<'a> {
                     .consts
                     .get(raw as usize)
                     .ok_or_else(|| self.err(ins, "constant index out of range"))?;
-                self.push(constant_expr(c));
+                match c {
+                    Const::Code(_) => self.stack.push(Val::Code(raw as usize)),
+                    Const::Value(_) => self.push(constant_expr(c)),
+                }
+            }
+            "MAKE_FUNCTION" => {
+                // ≤3.10 push the qualified name after the code
+                if self.code.version < framejit_bytecode::PyVersion::V3_11 {
+                    self.pop_expr(ins)?;
+                }
+                let code = match self.pop(ins)? {
+                    Val::Code(i) => i,
+                    other => return Err(self.err(ins, format!("makes a function of {other:?}"))),
+                };
+                let mut f = FuncVal {
+                    code,
+                    defaults: Vec::new(),
+                    kwdefaults: Vec::new(),
+                    annotations: Vec::new(),
+                    decorators: Vec::new(),
+                };
+                // 3.13+ set the attributes one by one with SET_FUNCTION_ATTRIBUTE; before, the flags
+                // say which were pushed: closure (8), annotations (4), keyword defaults (2), defaults (1)
+                for flag in [8u32, 4, 2, 1] {
+                    if raw & flag != 0 {
+                        let v = self.pop_expr(ins)?;
+                        self.set_function_attribute(ins, &mut f, flag, v)?;
+                    }
+                }
+                self.stack.push(Val::Function(Box::new(f)));
+            }
+            "SET_FUNCTION_ATTRIBUTE" => {
+                let mut f = match self.pop(ins)? {
+                    Val::Function(f) => f,
+                    other => return Err(self.err(ins, format!("sets an attribute of {other:?}"))),
+                };
+                let v = self.pop_expr(ins)?;
+                self.set_function_attribute(ins, &mut f, raw, v)?;
+                self.stack.push(Val::Function(f));
             }
             "LOAD_SMALL_INT" => self.push(Expr::constant(Constant::Int(raw.to_string()))),
             "RETURN_CONST" => {
@@ -780,22 +943,47 @@ impl<'a> Sim<'a> {
                 } else {
                     Vec::new()
                 };
-                let mut args = self.pop_n(ins, raw as usize)?;
-                let func = self.pop(ins)?;
-                // [NULL, callable] or [callable, self] (3.11+); plain callable before
-                let func = match func {
-                    Val::Expr(f) => {
-                        if matches!(self.stack.last(), Some(Val::Null)) {
-                            self.stack.pop();
+                let mut vals = Vec::with_capacity(raw as usize);
+                for _ in 0..raw {
+                    vals.push(self.pop(ins)?);
+                }
+                vals.reverse();
+                // 3.11-3.12: [NULL, callable] or [callable, self]; 3.13+: [callable, NULL] or
+                // [callable, self]; ≤3.10 CALL_FUNCTION: the callable alone.
+                let func = if name == "CALL" || name == "CALL_KW" {
+                    let x = self.pop(ins)?;
+                    let y = self.pop(ins)?;
+                    match (y, x) {
+                        (Val::Null, f) | (f, Val::Null) => f,
+                        (f, this) => {
+                            vals.insert(0, this);
+                            f
                         }
-                        f
                     }
-                    Val::Null => match self.pop(ins)? {
-                        Val::Expr(f) => f,
-                        _ => return Err(self.err(ins, "no callable under the arguments")),
-                    },
-                    other => return Err(self.err(ins, format!("calls {other:?}"))),
+                } else {
+                    let f = self.pop(ins)?;
+                    if matches!(self.stack.last(), Some(Val::Null)) {
+                        self.stack.pop();
+                    }
+                    f
                 };
+                let func = self.expr_of(ins, func)?;
+                // `@decorator` over a def: a call of one function value and nothing else
+                if kwnames.is_empty() && vals.len() == 1 {
+                    if let Some(Val::Function(f)) = vals.first() {
+                        let is_lambda = matches!(self.code.consts.get(f.code), Some(Const::Code(c)) if c.name == "<lambda>");
+                        if !is_lambda {
+                            let mut f = f.clone();
+                            f.decorators.insert(0, func);
+                            self.stack.push(Val::Function(f));
+                            return Ok(None);
+                        }
+                    }
+                }
+                let mut args = Vec::with_capacity(vals.len());
+                for v in vals {
+                    args.push(self.expr_of(ins, v)?);
+                }
                 let nkw = kwnames.len().min(args.len());
                 let kwvals = args.split_off(args.len() - nkw);
                 let keywords = kwnames

@@ -23,7 +23,46 @@ pub use input::{CodeInput, CodeParts, Const};
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::new(code).module()?;
     drop_tail_return(&mut body);
-    Ok(body)
+    let mut decls = declarations(code);
+    decls.append(&mut body);
+    Ok(decls)
+}
+
+/// `global` / `nonlocal` declarations the body needs: names a function (or class body) stores or
+/// deletes as globals, and free variables it stores or deletes. Without them the names would be local.
+fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
+    use framejit_bytecode::Arg;
+    let mut globals: Vec<String> = Vec::new();
+    let mut nonlocals: Vec<String> = Vec::new();
+    let is_module = code.name == "<module>";
+    for ins in code.bytecode.instrs() {
+        let Arg::Raw(raw) = ins.arg else { continue };
+        match ins.op.name {
+            "STORE_GLOBAL" | "DELETE_GLOBAL" if !is_module => {
+                if let Some(n) = code.names.get(raw as usize) {
+                    if !globals.contains(n) {
+                        globals.push(n.clone());
+                    }
+                }
+            }
+            "STORE_DEREF" | "DELETE_DEREF" => {
+                if let Some(n) = code.deref_name(raw) {
+                    if code.freevars.iter().any(|f| f == n) && !nonlocals.iter().any(|x| x == n) {
+                        nonlocals.push(n.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if !globals.is_empty() {
+        out.push(ast::Stmt::Global { names: globals });
+    }
+    if !nonlocals.is_empty() {
+        out.push(ast::Stmt::Nonlocal { names: nonlocals });
+    }
+    out
 }
 
 /// Remove `return None` where control would end anyway: as the last statement, and as the last
@@ -54,19 +93,23 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
     }
 }
 
-/// A function's code object as a `def` (the signature from the code object alone: argument names and
-/// kinds; defaults and annotations live on the function object).
-pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError> {
+/// The arguments of a function from its code object and what MAKE_FUNCTION gave it.
+fn arguments(code: &CodeInput, f: Option<&exprs::FuncVal>) -> ast::Arguments {
     use input::flags;
-    let body = decompile_body(code)?;
-    let mut names = code.varnames.iter();
-    let mut take = |n: u32| -> Vec<ast::Arg> {
-        names
-            .by_ref()
-            .take(n as usize)
-            .map(|s| ast::Arg::new(s))
-            .collect()
+    let annotation = |n: &str| {
+        f.and_then(|f| {
+            f.annotations
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.clone())
+        })
     };
+    let arg = |n: &String| ast::Arg {
+        arg: n.clone(),
+        annotation: annotation(n),
+    };
+    let mut names = code.varnames.iter();
+    let mut take = |n: u32| -> Vec<ast::Arg> { names.by_ref().take(n as usize).map(arg).collect() };
     let posonlyargs = take(code.posonlyargcount);
     let args = take(code.argcount.saturating_sub(code.posonlyargcount));
     let kwonlyargs = take(code.kwonlyargcount);
@@ -80,31 +123,98 @@ pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError>
     } else {
         None
     };
-    let kw_defaults = vec![None; kwonlyargs.len()];
+    let kw_defaults = kwonlyargs
+        .iter()
+        .map(|a| {
+            f.and_then(|f| {
+                f.kwdefaults
+                    .iter()
+                    .find(|(k, _)| *k == a.arg)
+                    .map(|(_, v)| v.clone())
+            })
+        })
+        .collect();
+    let defaults = f.map(|f| f.defaults.clone()).unwrap_or_default();
+    ast::Arguments {
+        posonlyargs,
+        args,
+        vararg,
+        kwonlyargs,
+        kw_defaults,
+        kwarg,
+        defaults,
+    }
+}
+
+/// The docstring of a function's code object: CPython 3.8-3.13 put it first in `co_consts` (None when
+/// there is none); 3.14 flags it with CO_HAS_DOCSTRING.
+fn docstring(code: &CodeInput) -> Option<ast::Stmt> {
+    let has = if code.version >= framejit_bytecode::PyVersion::V3_14 {
+        code.flags & input::flags::HAS_DOCSTRING != 0
+    } else {
+        code.name != "<lambda>"
+    };
+    match code.consts.first() {
+        Some(Const::Value(c @ ast::Constant::Str(_))) if has => Some(ast::Stmt::Expr {
+            value: ast::Expr::constant(c.clone()),
+        }),
+        _ => None,
+    }
+}
+
+/// A function's code object as a `def`; `f` gives defaults, annotations and decorators where known.
+pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, DecompileError> {
+    def_of(code, Some(f))
+}
+
+fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, DecompileError> {
+    let mut body: Vec<ast::Stmt> = docstring(code).into_iter().collect();
+    body.extend(decompile_body(code)?);
     let def = ast::FunctionDef {
         name: code.name.clone(),
-        args: ast::Arguments {
-            posonlyargs,
-            args,
-            vararg,
-            kwonlyargs,
-            kw_defaults,
-            kwarg,
-            defaults: Vec::new(),
-        },
+        args: arguments(code, f),
         body: if body.is_empty() {
             vec![ast::Stmt::Pass]
         } else {
             body
         },
-        decorator_list: Vec::new(),
-        returns: None,
+        decorator_list: f.map(|f| f.decorators.clone()).unwrap_or_default(),
+        returns: f.and_then(|f| {
+            f.annotations
+                .iter()
+                .find(|(k, _)| k == "return")
+                .map(|(_, v)| v.clone())
+        }),
         type_params: Vec::new(),
     };
-    Ok(if code.flags & flags::COROUTINE != 0 {
+    Ok(if code.flags & input::flags::COROUTINE != 0 {
         ast::Stmt::AsyncFunctionDef(Box::new(def))
     } else {
         ast::Stmt::FunctionDef(Box::new(def))
+    })
+}
+
+/// A function's code object as a `def` (the signature from the code object alone: defaults and
+/// annotations live on the function object).
+pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError> {
+    def_of(code, None)
+}
+
+/// A lambda's code object as a `lambda` expression.
+pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, DecompileError> {
+    let body = structure::Structurer::new(code).module()?;
+    let value = match body.as_slice() {
+        [ast::Stmt::Return { value: Some(v) }] => v.clone(),
+        _ => {
+            return Err(DecompileError::new(
+                code,
+                "a lambda whose body is not one returned expression",
+            ))
+        }
+    };
+    Ok(ast::Expr::Lambda {
+        args: Box::new(arguments(code, Some(f))),
+        body: Box::new(value),
     })
 }
 

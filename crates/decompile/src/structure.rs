@@ -129,6 +129,34 @@ impl<'a> Structurer<'a> {
             && self.succ(b, EdgeKind::Jump) == Some(header)
     }
 
+    /// Is this branch the bottom test of a `while` compiled as guard + bottom-tested loop: it goes back
+    /// to the header while the loop's condition holds, and leaves to the loop's exit otherwise?
+    fn is_bottom_test(
+        &self,
+        ctx: &LoopCtx,
+        taken: usize,
+        fall: usize,
+        test: &Expr,
+        jump_if: bool,
+    ) -> bool {
+        let Some(cond) = &ctx.cond else { return false };
+        let back = |x: usize| x == ctx.header || self.jumps_straight_to(x, ctx.header);
+        let (stay, leave, stay_test) = if back(taken) {
+            (
+                taken,
+                fall,
+                if jump_if {
+                    test.clone()
+                } else {
+                    negate(test.clone())
+                },
+            )
+        } else {
+            (fall, taken, fall_test(test.clone(), jump_if))
+        };
+        back(stay) && Some(leave) == ctx.exit && stay_test == *cond
+    }
+
     /// Run block `b` from `stack`; its statements, how it ends, and the stack left.
     fn run(
         &mut self,
@@ -252,28 +280,9 @@ impl<'a> Structurer<'a> {
                         .succ(b, EdgeKind::Fall)
                         .ok_or_else(|| self.err("branch without fall-through"))?;
                     // A bottom test repeating the `while` guard ends the body.
-                    if let Some(ctx) = lp {
-                        if let Some(cond) = &ctx.cond {
-                            let back =
-                                |x: usize| x == ctx.header || self.jumps_straight_to(x, ctx.header);
-                            let (stay, leave, stay_test) = if back(taken) {
-                                (
-                                    taken,
-                                    fall,
-                                    if jump_if {
-                                        test.clone()
-                                    } else {
-                                        negate(test.clone())
-                                    },
-                                )
-                            } else {
-                                (fall, taken, fall_test(test.clone(), jump_if))
-                            };
-                            if back(stay) && Some(leave) == ctx.exit && stay_test == *cond {
-                                self.bottom_test_seen = true;
-                                break;
-                            }
-                        }
+                    if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
+                        self.bottom_test_seen = true;
+                        break;
                     }
                     // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
                     if !jump_if

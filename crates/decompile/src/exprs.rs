@@ -35,6 +35,22 @@ pub enum Val {
     Code(usize),
     /// A function being made (MAKE_FUNCTION and what decorates it), until it is stored or used.
     Function(Box<FuncVal>),
+    /// `__build_class__` (LOAD_BUILD_CLASS), until it is called.
+    BuildClass,
+    /// A class being made (the call of `__build_class__`, and what decorates it), until it is stored.
+    Class(Box<ClassVal>),
+}
+
+/// A class statement in the making.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassVal {
+    /// Index of the class body's code object in `co_consts`.
+    pub code: usize,
+    pub name: String,
+    pub bases: Vec<Expr>,
+    pub keywords: Vec<Keyword>,
+    /// Outermost first.
+    pub decorators: Vec<Expr>,
 }
 
 /// What MAKE_FUNCTION made: the code object and the function's attributes, plus decorators applied.
@@ -83,6 +99,9 @@ pub struct Sim<'a> {
     unpacks: Vec<Unpack>,
     /// 3.11+ `import a.b as c` leaves its module for a POP_TOP that is part of the statement.
     pending_pop_module: bool,
+    /// Copies (COPY) of expressions that must not be evaluated twice, not yet merged into one
+    /// statement (`a = b = f()`, `f().x += 1`); the block is refused if any is left over.
+    impure_copies: Vec<Expr>,
     /// `from MODULE import ...` being collected: the module, level, and the names so far.
     from_import: Option<(String, u32, Vec<Alias>)>,
 }
@@ -165,6 +184,7 @@ impl<'a> Sim<'a> {
             unpacks: Vec::new(),
             from_import: None,
             pending_pop_module: false,
+            impure_copies: Vec::new(),
         }
     }
 
@@ -295,6 +315,19 @@ impl<'a> Sim<'a> {
                 return Ok(());
             }
             Val::Unpacked { unpack, slot } => return self.fill_unpack(ins, unpack, slot, target),
+            Val::Class(c) => {
+                let code = match self.code.consts.get(c.code) {
+                    Some(Const::Code(code)) => code,
+                    _ => return Err(self.err(ins, "class body is not code")),
+                };
+                if !matches!(&target, Expr::Name { id, .. } if *id == c.name) {
+                    return Err(self.err(ins, "a class stored under another name"));
+                }
+                let def = crate::class_def(code, &c)
+                    .map_err(|e| self.err(ins, format!("in class {}: {}", c.name, e.message)))?;
+                self.out.push(def);
+                return Ok(());
+            }
             Val::Function(f) => {
                 let code = match self.code.consts.get(f.code) {
                     Some(Const::Code(c)) => c,
@@ -313,6 +346,8 @@ impl<'a> Sim<'a> {
         };
         if let Expr::BinOp { left, op, right } = &value {
             if self.inplace_pending.take() == Some(*op) && **left == load_of(&target) {
+                // the copied target expression is evaluated once by the augmented assignment
+                self.forget_copies_in(&target);
                 self.out.push(Stmt::AugAssign {
                     target,
                     op: *op,
@@ -322,6 +357,16 @@ impl<'a> Sim<'a> {
             }
         }
         self.inplace_pending = None;
+        // `a = b = value`: the second store of a copied value joins the first assignment
+        if let Some(k) = self.impure_copies.iter().position(|c| *c == value) {
+            if let Some(Stmt::Assign { targets, value: v }) = self.out.last_mut() {
+                if *v == value {
+                    targets.push(target);
+                    self.impure_copies.remove(k);
+                    return Ok(());
+                }
+            }
+        }
         self.out.push(Stmt::Assign {
             targets: vec![target],
             value,
@@ -403,6 +448,51 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
+    /// `__build_class__(body_function, name, *bases, **keywords)`.
+    fn build_class(
+        &mut self,
+        ins: &Instr,
+        vals: Vec<Val>,
+        kwnames: Vec<String>,
+    ) -> Result<(), DecompileError> {
+        let mut vals = vals.into_iter();
+        let code = match vals.next() {
+            Some(Val::Function(f)) if f.defaults.is_empty() && f.kwdefaults.is_empty() => f.code,
+            _ => return Err(self.err(ins, "__build_class__ without a class body function")),
+        };
+        let name = match vals.next() {
+            Some(Val::Expr(Expr::Constant {
+                value: Constant::Str(s),
+                ..
+            })) => s
+                .to_string_lossless()
+                .ok_or_else(|| self.err(ins, "class name is not text"))?,
+            _ => return Err(self.err(ins, "__build_class__ without a class name")),
+        };
+        let mut rest = Vec::new();
+        for v in vals {
+            rest.push(self.expr_of(ins, v)?);
+        }
+        let nkw = kwnames.len().min(rest.len());
+        let kwvals = rest.split_off(rest.len() - nkw);
+        let keywords = kwnames
+            .into_iter()
+            .zip(kwvals)
+            .map(|(k, v)| Keyword {
+                arg: Some(k),
+                value: v,
+            })
+            .collect();
+        self.stack.push(Val::Class(Box::new(ClassVal {
+            code,
+            name,
+            bases: rest,
+            keywords,
+            decorators: Vec::new(),
+        })));
+        Ok(())
+    }
+
     /// A value used as an expression: functions become lambdas (only a lambda has an expression form).
     fn expr_of(&self, ins: &Instr, v: Val) -> Result<Expr, DecompileError> {
         match v {
@@ -420,6 +510,31 @@ impl<'a> Sim<'a> {
             other => Err(self.err(
                 ins,
                 format!("expected a value on the stack, found {other:?}"),
+            )),
+        }
+    }
+
+    /// Copies inside `target` are used once by an augmented assignment.
+    fn forget_copies_in(&mut self, target: &Expr) {
+        let parts: Vec<&Expr> = match target {
+            Expr::Attribute { value, .. } => vec![value.as_ref()],
+            Expr::Subscript { value, slice, .. } => vec![value.as_ref(), slice.as_ref()],
+            _ => vec![],
+        };
+        for p in parts {
+            if let Some(k) = self.impure_copies.iter().position(|c| c == p) {
+                self.impure_copies.remove(k);
+            }
+        }
+    }
+
+    /// Every copy of an impure expression was folded into a statement (call at the end of a block).
+    pub fn check_copies(&self) -> Result<(), DecompileError> {
+        match self.impure_copies.first() {
+            None => Ok(()),
+            Some(e) => Err(DecompileError::new(
+                self.code,
+                format!("a copied expression would be evaluated twice: {e:?}"),
             )),
         }
     }
@@ -479,6 +594,48 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            "COPY" | "DUP_TOP" => {
+                let n = if name == "DUP_TOP" { 1 } else { raw as usize };
+                let i = self
+                    .stack
+                    .len()
+                    .checked_sub(n)
+                    .ok_or_else(|| self.err(ins, "stack underflow"))?;
+                let v = self.stack[i].clone();
+                if let Val::Expr(e) = &v {
+                    if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }) {
+                        self.impure_copies.push(e.clone());
+                    }
+                } else if !matches!(v, Val::Null) {
+                    return Err(self.err(ins, format!("copies {v:?}")));
+                }
+                self.stack.push(v);
+            }
+            "SWAP" | "ROT_TWO" | "ROT_THREE" | "ROT_FOUR" => {
+                let len = self.stack.len();
+                match name {
+                    "SWAP" => {
+                        let n = raw as usize;
+                        if n < 1 || n > len {
+                            return Err(self.err(ins, "stack underflow"));
+                        }
+                        self.stack.swap(len - 1, len - n);
+                    }
+                    _ => {
+                        let n = match name {
+                            "ROT_TWO" => 2,
+                            "ROT_THREE" => 3,
+                            _ => 4,
+                        };
+                        if n > len {
+                            return Err(self.err(ins, "stack underflow"));
+                        }
+                        let top = self.stack.remove(len - 1);
+                        self.stack.insert(len - n, top);
+                    }
+                }
+            }
+            "LOAD_BUILD_CLASS" => self.stack.push(Val::BuildClass),
             "POP_TOP" => {
                 if std::mem::take(&mut self.pending_pop_module) {
                     return Ok(None);
@@ -967,7 +1124,19 @@ impl<'a> Sim<'a> {
                     }
                     f
                 };
+                if func == Val::BuildClass {
+                    return self.build_class(ins, vals, kwnames).map(|()| None);
+                }
                 let func = self.expr_of(ins, func)?;
+                // `@decorator` over a class
+                if kwnames.is_empty() && vals.len() == 1 {
+                    if let Some(Val::Class(c)) = vals.first() {
+                        let mut c = c.clone();
+                        c.decorators.insert(0, func);
+                        self.stack.push(Val::Class(c));
+                        return Ok(None);
+                    }
+                }
                 // `@decorator` over a def: a call of one function value and nothing else
                 if kwnames.is_empty() && vals.len() == 1 {
                     if let Some(Val::Function(f)) = vals.first() {

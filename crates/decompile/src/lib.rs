@@ -23,6 +23,9 @@ pub use input::{CodeInput, CodeParts, Const};
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::new(code).module()?;
     drop_tail_return(&mut body);
+    if code.flags & input::flags::OPTIMIZED == 0 {
+        fold_annotations(&mut body);
+    }
     let mut decls = declarations(code);
     decls.append(&mut body);
     Ok(decls)
@@ -63,6 +66,61 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
         out.push(ast::Stmt::Nonlocal { names: nonlocals });
     }
     out
+}
+
+/// Module and class bodies store annotations into `__annotations__`: `x: T = v` compiles to
+/// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone.
+fn fold_annotations(body: &mut Vec<ast::Stmt>) {
+    use ast::{Constant, Expr, ExprContext, Stmt};
+    let annotation_of = |s: &Stmt| -> Option<(String, Expr)> {
+        let Stmt::Assign { targets, value } = s else {
+            return None;
+        };
+        let [Expr::Subscript {
+            value: obj, slice, ..
+        }] = targets.as_slice()
+        else {
+            return None;
+        };
+        let Expr::Name { id, .. } = obj.as_ref() else {
+            return None;
+        };
+        let Expr::Constant {
+            value: Constant::Str(key),
+            ..
+        } = slice.as_ref()
+        else {
+            return None;
+        };
+        (id == "__annotations__").then(|| Some((key.to_string_lossless()?, value.clone())))?
+    };
+    let mut out: Vec<Stmt> = Vec::with_capacity(body.len());
+    for s in body.drain(..) {
+        if let Some((name, annotation)) = annotation_of(&s) {
+            let target = Expr::Name {
+                id: name.clone(),
+                ctx: ExprContext::Store,
+            };
+            let value = match out.last() {
+                Some(Stmt::Assign { targets, value }) if matches!(targets.as_slice(), [Expr::Name { id, .. }] if *id == name) =>
+                {
+                    let v = value.clone();
+                    out.pop();
+                    Some(v)
+                }
+                _ => None,
+            };
+            out.push(Stmt::AnnAssign {
+                target,
+                annotation,
+                value,
+                simple: true,
+            });
+            continue;
+        }
+        out.push(s);
+    }
+    *body = out;
 }
 
 /// Remove `return None` where control would end anyway: as the last statement, and as the last
@@ -198,6 +256,73 @@ fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, Dec
 /// annotations live on the function object).
 pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError> {
     def_of(code, None)
+}
+
+/// A class statement from its body's code object and the `__build_class__` call.
+pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
+    use ast::{Constant, Expr, Stmt};
+    let mut body = structure::Structurer::new(code).module()?;
+    drop_tail_return(&mut body);
+    fold_annotations(&mut body);
+    // The compiler's prologue and epilogue: __module__ = __name__, __qualname__ = '...',
+    // 3.13+ __firstlineno__ / __static_attributes__, __doc__ = '...' (a docstring), and the class cell.
+    let target_is = |s: &Stmt, names: &[&str]| match s {
+        Stmt::Assign { targets, .. } => {
+            targets.len() == 1
+                && matches!(&targets[0], Expr::Name { id, .. } if names.contains(&id.as_str()))
+        }
+        _ => false,
+    };
+    let mut out: Vec<Stmt> = declarations(code);
+    for s in body {
+        if target_is(
+            &s,
+            &[
+                "__module__",
+                "__qualname__",
+                "__firstlineno__",
+                "__static_attributes__",
+                "__classcell__",
+                "__classdictcell__",
+            ],
+        ) {
+            continue;
+        }
+        if target_is(&s, &["__doc__"]) {
+            if let Stmt::Assign {
+                value:
+                    v @ Expr::Constant {
+                        value: Constant::Str(_),
+                        ..
+                    },
+                ..
+            } = s
+            {
+                out.push(Stmt::Expr { value: v });
+                continue;
+            }
+        }
+        if let Stmt::Return {
+            value: Some(Expr::Name { id, .. }),
+        } = &s
+        {
+            if id == "__class__" {
+                continue;
+            }
+        }
+        out.push(s);
+    }
+    if out.is_empty() {
+        out.push(Stmt::Pass);
+    }
+    Ok(Stmt::ClassDef(Box::new(ast::ClassDef {
+        name: c.name.clone(),
+        bases: c.bases.clone(),
+        keywords: c.keywords.clone(),
+        body: out,
+        decorator_list: c.decorators.clone(),
+        type_params: Vec::new(),
+    })))
 }
 
 /// A lambda's code object as a `lambda` expression.

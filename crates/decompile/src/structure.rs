@@ -186,6 +186,7 @@ impl<'a> Structurer<'a> {
                 }
             }
         }
+        sim.check_copies()?;
         Ok((sim.out, exit, sim.stack))
     }
 

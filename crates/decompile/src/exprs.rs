@@ -2,7 +2,9 @@
 //! one opcode at a time. Control flow is the structurer's business (`structure.rs`); this module sees
 //! straight-line runs and reports the condition a block ends with.
 
-use crate::ast::{Alias, CmpOp, Constant, Expr, ExprContext, Keyword, Operator, Stmt, UnaryOp};
+use crate::ast::{
+    Alias, CmpOp, Constant, Conversion, Expr, ExprContext, Keyword, Operator, Stmt, UnaryOp,
+};
 use crate::error::DecompileError;
 use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
@@ -81,7 +83,14 @@ pub enum Exit {
     /// Falls through or jumps unconditionally.
     Flow,
     /// A conditional jump: taken when `test` is `jump_if`.
-    Branch { test: Expr, jump_if: bool },
+    Branch {
+        test: Expr,
+        jump_if: bool,
+        /// The jump keeps the tested value on the stack (≤3.11 JUMP_IF_TRUE_OR_POP / _FALSE_OR_POP).
+        keep: bool,
+        /// The test was a copy (COPY 1) of the value left on top of the stack: 3.12+ `and`/`or`.
+        copy: bool,
+    },
     /// `FOR_ITER`: the next item goes to the loop body; the jump leaves the loop.
     ForIter { iter: Expr },
     /// Left the code object (return / raise): nothing follows.
@@ -99,6 +108,8 @@ pub struct Sim<'a> {
     unpacks: Vec<Unpack>,
     /// 3.11+ `import a.b as c` leaves its module for a POP_TOP that is part of the statement.
     pending_pop_module: bool,
+    /// The previous instruction was COPY 1 (TO_BOOL between them does not count).
+    last_was_copy: bool,
     /// Copies (COPY) of expressions that must not be evaluated twice, not yet merged into one
     /// statement (`a = b = f()`, `f().x += 1`); the block is refused if any is left over.
     impure_copies: Vec<Expr>,
@@ -185,6 +196,7 @@ impl<'a> Sim<'a> {
             from_import: None,
             pending_pop_module: false,
             impure_copies: Vec::new(),
+            last_was_copy: false,
         }
     }
 
@@ -590,10 +602,90 @@ impl<'a> Sim<'a> {
             Arg::Jump(_) => 0,
         };
         let name = ins.op.name;
+        let was_copy = std::mem::take(&mut self.last_was_copy);
+        if matches!(name, "TO_BOOL" | "NOT_TAKEN") {
+            self.last_was_copy = was_copy;
+        }
+        if (name == "COPY" && raw == 1) || name == "DUP_TOP" {
+            self.last_was_copy = true;
+        }
         match name {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            // a generator's prologue: the value the frame is first resumed with, popped at once
+            "RETURN_GENERATOR" => self.stack.push(Val::Null),
+            "YIELD_VALUE" => {
+                let v = self.pop_expr(ins)?;
+                let value = match v {
+                    Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    } => None,
+                    other => Some(Box::new(other)),
+                };
+                self.push(Expr::Yield { value });
+            }
+            "FORMAT_VALUE" | "FORMAT_SIMPLE" | "FORMAT_WITH_SPEC" => {
+                // ≤3.12 FORMAT_VALUE: bits 0-1 the conversion, bit 2 a format spec on the stack;
+                // 3.13+: CONVERT_VALUE before, FORMAT_WITH_SPEC with the spec on the stack
+                let has_spec =
+                    name == "FORMAT_WITH_SPEC" || (name == "FORMAT_VALUE" && raw & 4 != 0);
+                let spec = if has_spec {
+                    Some(Box::new(as_joined(self.pop_expr(ins)?)))
+                } else {
+                    None
+                };
+                let (value, conversion) = match self.pop_expr(ins)? {
+                    Expr::FormattedValue {
+                        value,
+                        conversion,
+                        format_spec: None,
+                    } if name != "FORMAT_VALUE" => (value, conversion),
+                    other => (
+                        Box::new(other),
+                        conversion_of(if name == "FORMAT_VALUE" { raw & 3 } else { 0 }),
+                    ),
+                };
+                let fv = Expr::FormattedValue {
+                    value,
+                    conversion,
+                    format_spec: spec,
+                };
+                self.push(Expr::JoinedStr { values: vec![fv] });
+            }
+            "CONVERT_VALUE" => {
+                // 3.13+: marks the value with its conversion; FORMAT_* makes the field
+                let v = self.pop_expr(ins)?;
+                let conversion = match Self::named(ins, raw) {
+                    Some("str") => Conversion::Str,
+                    Some("repr") => Conversion::Repr,
+                    Some("ascii") => Conversion::Ascii,
+                    _ => return Err(self.err(ins, "unknown conversion")),
+                };
+                self.push(Expr::FormattedValue {
+                    value: Box::new(v),
+                    conversion,
+                    format_spec: None,
+                });
+            }
+            "BUILD_STRING" => {
+                let parts = self.pop_n(ins, raw as usize)?;
+                let mut values = Vec::new();
+                for p in parts {
+                    match p {
+                        Expr::JoinedStr { values: v } => values.extend(v),
+                        c @ Expr::Constant {
+                            value: Constant::Str(_),
+                            ..
+                        } => values.push(c),
+                        other => {
+                            return Err(self.err(ins, format!("joins a non-string part {other:?}")))
+                        }
+                    }
+                }
+                self.push(Expr::JoinedStr { values });
+            }
             "COPY" | "DUP_TOP" => {
                 let n = if name == "DUP_TOP" { 1 } else { raw as usize };
                 let i = self
@@ -1216,7 +1308,31 @@ impl<'a> Sim<'a> {
                 } else {
                     (v, name.ends_with("_TRUE"))
                 };
-                return Ok(Some(Exit::Branch { test, jump_if }));
+                // 3.12+ `a and b`: COPY 1 then a conditional jump on the copy; the original stays
+                let copy = self.last_was_copy
+                    && matches!(self.stack.last(), Some(Val::Expr(e)) if Some(e) == self.impure_copies.last().or(Some(e)));
+                if copy {
+                    if let Some(Val::Expr(top)) = self.stack.last() {
+                        if let Some(k) = self.impure_copies.iter().rposition(|c| c == top) {
+                            self.impure_copies.remove(k);
+                        }
+                    }
+                }
+                return Ok(Some(Exit::Branch {
+                    test,
+                    jump_if,
+                    keep: false,
+                    copy,
+                }));
+            }
+            "JUMP_IF_TRUE_OR_POP" | "JUMP_IF_FALSE_OR_POP" => {
+                let test = self.pop_expr(ins)?;
+                return Ok(Some(Exit::Branch {
+                    test,
+                    jump_if: name == "JUMP_IF_TRUE_OR_POP",
+                    keep: true,
+                    copy: false,
+                }));
             }
             "TO_BOOL" => {}
             // the end of a for loop: pop what FOR_ITER's exit left (iterator, 3.12+ a value), no statement
@@ -1252,6 +1368,25 @@ impl<'a> Sim<'a> {
             _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
         }
         Ok(None)
+    }
+}
+
+/// A format spec as an f-string part list (a constant spec is one constant part).
+fn as_joined(e: Expr) -> Expr {
+    match e {
+        j @ Expr::JoinedStr { .. } => j,
+        other => Expr::JoinedStr {
+            values: vec![other],
+        },
+    }
+}
+
+fn conversion_of(bits: u32) -> Conversion {
+    match bits {
+        1 => Conversion::Str,
+        2 => Conversion::Repr,
+        3 => Conversion::Ascii,
+        _ => Conversion::None,
     }
 }
 

@@ -346,10 +346,36 @@ pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, Decompi
 /// Source for a code object: a `def` for a function's code, the statements themselves for module and
 /// class-body code (which run with name-based locals: no CO_OPTIMIZED flag).
 pub fn decompile_source(code: &CodeInput) -> Result<String, DecompileError> {
-    let stmts = if code.flags & input::flags::OPTIMIZED == 0 {
-        decompile_body(code)?
-    } else {
+    let empty = exprs::FuncVal {
+        code: 0,
+        defaults: Vec::new(),
+        kwdefaults: Vec::new(),
+        annotations: Vec::new(),
+        decorators: Vec::new(),
+    };
+    let stmts = if code.name == "<lambda>" {
+        vec![ast::Stmt::Expr {
+            value: lambda(code, &empty)?,
+        }]
+    } else if code.flags & input::flags::OPTIMIZED != 0 {
         vec![decompile_function(code)?]
+    } else if code.name != "<module>" {
+        // a class body on its own: its statements, without the compiler's prologue and epilogue
+        match class_def(
+            code,
+            &exprs::ClassVal {
+                code: 0,
+                name: code.name.clone(),
+                bases: Vec::new(),
+                keywords: Vec::new(),
+                decorators: Vec::new(),
+            },
+        )? {
+            ast::Stmt::ClassDef(c) => c.body,
+            other => vec![other],
+        }
+    } else {
+        decompile_body(code)?
     };
     Ok(printer::print_module(&stmts, code.version))
 }

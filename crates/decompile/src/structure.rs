@@ -2,7 +2,7 @@
 //! `continue`, decided from dominators, post-dominators and loops (see `flow.rs`), not from the shape of
 //! one compiler's output.
 
-use crate::ast::{Constant, Expr, Stmt, UnaryOp};
+use crate::ast::{BoolOp, Constant, Expr, Stmt, UnaryOp};
 use crate::error::DecompileError;
 use crate::exprs::{Exit, Sim, Val};
 use crate::flow::{Cfg, EdgeKind, Loop};
@@ -37,6 +37,8 @@ pub struct Structurer<'a> {
     bottom_test_seen: bool,
     /// Blocks structured so far, all attempts included: a budget that keeps any input from running long.
     work: usize,
+    /// The stack depth at each block's entry (from the assembler's stack walk), where known.
+    entry_depth: Vec<Option<u32>>,
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
@@ -81,7 +83,19 @@ impl<'a> Structurer<'a> {
         let ipdom = cfg.post_dominators();
         let loops = cfg.loops();
         let n = cfg.blocks.len();
+        let depths =
+            framejit_bytecode::assemble::instruction_depths(&code.bytecode).unwrap_or_default();
+        let entry_depth = cfg
+            .blocks
+            .iter()
+            .map(|b| {
+                b.instrs
+                    .first()
+                    .and_then(|&i| depths.get(i).copied().flatten())
+            })
+            .collect();
         Structurer {
+            entry_depth,
             code,
             cfg,
             ipdom,
@@ -158,10 +172,140 @@ impl<'a> Structurer<'a> {
     }
 
     /// Run block `b` from `stack`; its statements, how it ends, and the stack left.
+    /// Does control merge after `b`'s branch with more on the stack than the branch leaves (`after`)?
+    /// Then the arms compute a value: an expression, not statements.
+    fn merges_deeper(&self, b: usize, after: usize) -> bool {
+        let Some(m) = self.ipdom[b] else { return false };
+        matches!(self.entry_depth[m], Some(d) if d as usize > after)
+    }
+
+    /// An expression-level branch at the end of block `b`: both arms up to the merge, combined into
+    /// `BoolOp` (the jump carries the tested value) or `IfExp`. Returns the stack at the merge.
+    fn branch_expr(
+        &mut self,
+        b: usize,
+        test: Expr,
+        jump_if: bool,
+        keep: bool,
+        copy: bool,
+        left: Vec<Val>,
+    ) -> Result<(Vec<Val>, usize), DecompileError> {
+        let taken = self
+            .succ(b, EdgeKind::Jump)
+            .ok_or_else(|| self.err("branch without target"))?;
+        let fall = self
+            .succ(b, EdgeKind::Fall)
+            .ok_or_else(|| self.err("branch without fall-through"))?;
+        let merge = self.ipdom[b].ok_or_else(|| self.err("an expression whose arms never meet"))?;
+        let mut taken_stack = left.clone();
+        if keep {
+            taken_stack.push(Val::Expr(test.clone()));
+        }
+        let mut fall_stack = left;
+        let skip = if copy {
+            fall_stack.pop();
+            1
+        } else {
+            0
+        };
+        let t = self.expr_arm(taken, taken_stack, merge, 0)?;
+        let f = self.expr_arm(fall, fall_stack, merge, skip)?;
+        if t.len() != f.len() || t.is_empty() || t[..t.len() - 1] != f[..f.len() - 1] {
+            return Err(self.err("the arms of an expression leave different stacks"));
+        }
+        let mut stack = t;
+        let tv = match stack.pop() {
+            Some(Val::Expr(e)) => e,
+            _ => return Err(self.err("an expression arm without a value")),
+        };
+        let fv = match f.last() {
+            Some(Val::Expr(e)) => e.clone(),
+            _ => return Err(self.err("an expression arm without a value")),
+        };
+        let combined = if keep || copy {
+            if tv != test {
+                return Err(self.err("a short-circuit jump that does not carry its tested value"));
+            }
+            let op = if jump_if { BoolOp::Or } else { BoolOp::And };
+            let mut values = vec![test];
+            match fv {
+                Expr::BoolOp {
+                    op: inner,
+                    values: more,
+                } if inner == op => values.extend(more),
+                other => values.push(other),
+            }
+            Expr::BoolOp { op, values }
+        } else {
+            Expr::IfExp {
+                test: Box::new(fall_test(test, jump_if)),
+                body: Box::new(fv),
+                orelse: Box::new(tv),
+            }
+        };
+        stack.push(Val::Expr(combined));
+        Ok((stack, merge))
+    }
+
+    /// One arm of an expression branch: the blocks from `start` to `stop`, which must make no
+    /// statements; the stack they leave. `skip` instructions at the start are the short-circuit's
+    /// POP_TOP of the value the arm replaces.
+    fn expr_arm(
+        &mut self,
+        start: usize,
+        stack: Vec<Val>,
+        stop: usize,
+        skip: usize,
+    ) -> Result<Vec<Val>, DecompileError> {
+        let mut b = start;
+        let mut stack = stack;
+        let mut skip = skip;
+        loop {
+            if b == stop {
+                return Ok(stack);
+            }
+            let (stmts, exit, left) = self.run_from(b, stack, skip)?;
+            skip = 0;
+            if !stmts.is_empty() {
+                return Err(self.err("a statement inside an expression"));
+            }
+            match exit {
+                Exit::Flow => {
+                    b = self
+                        .succ(b, EdgeKind::Jump)
+                        .or_else(|| self.succ(b, EdgeKind::Fall))
+                        .ok_or_else(|| self.err("an expression arm that ends nowhere"))?;
+                    stack = left;
+                }
+                Exit::Branch {
+                    test,
+                    jump_if,
+                    keep,
+                    copy,
+                } => {
+                    let (s, m) = self.branch_expr(b, test, jump_if, keep, copy, left)?;
+                    stack = s;
+                    b = m;
+                }
+                _ => return Err(self.err("an expression arm that leaves the code or loops")),
+            }
+        }
+    }
+
     fn run(
         &mut self,
         b: usize,
         stack: Vec<Val>,
+    ) -> Result<(Vec<Stmt>, Exit, Vec<Val>), DecompileError> {
+        self.run_from(b, stack, 0)
+    }
+
+    /// Run block `b` from `stack`, skipping its first `skip` instructions (which must be POP_TOP).
+    fn run_from(
+        &mut self,
+        b: usize,
+        stack: Vec<Val>,
+        skip: usize,
     ) -> Result<(Vec<Stmt>, Exit, Vec<Val>), DecompileError> {
         self.work += 1;
         if self.work > 16 * self.cfg.blocks.len() + 256 {
@@ -176,7 +320,11 @@ impl<'a> Structurer<'a> {
             return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
         }
         let mut sim = Sim::new(self.code, stack);
-        let instrs = self.instrs(b);
+        let all = self.instrs(b);
+        if all.iter().take(skip).any(|i| i.op.name != "POP_TOP") || all.len() < skip {
+            return Err(self.err("a short-circuit arm that does not start by dropping the value"));
+        }
+        let instrs = &all[skip..];
         let mut exit = Exit::Flow;
         for (k, ins) in instrs.iter().enumerate() {
             if let Some(e) = sim.step(ins)? {
@@ -268,7 +416,23 @@ impl<'a> Structurer<'a> {
                     }
                 }
                 Exit::ForIter { .. } => return Err(self.err("FOR_ITER outside a loop header")),
-                Exit::Branch { test, jump_if } => {
+                Exit::Branch {
+                    test,
+                    jump_if,
+                    keep,
+                    copy,
+                } => {
+                    if keep || copy || self.merges_deeper(b, left.len()) {
+                        // `a and b`, `a or b`, `x if c else y`: the arms compute a value
+                        let (stack, merge) =
+                            self.branch_expr(b, test, jump_if, keep, copy, left)?;
+                        if stack.len() < base.len() {
+                            return Err(self.err("an expression branch pops below its statement"));
+                        }
+                        carry = stack[base.len()..].to_vec();
+                        b = merge;
+                        continue;
+                    }
                     if left.len() != base.len() {
                         return Err(self.err(
                             "a value stays on the stack across a branch (expression-level flow)",
@@ -306,7 +470,9 @@ impl<'a> Structurer<'a> {
                         }
                         (self.visits, self.emitted) = saved;
                     }
-                    let merge = self.ipdom[b];
+                    // Where both arms leave the code there is no join: then the jump target is where
+                    // the fall-through arm ends (an `if` without `else`, as `if a and b:` compiles).
+                    let merge = self.ipdom[b].or(Some(taken));
                     let then = self.region(fall, merge, base, lp)?;
                     let orelse = self.region(taken, merge, base, lp)?;
                     out.push(Stmt::If {
@@ -411,7 +577,12 @@ impl<'a> Structurer<'a> {
                     }
                 }
             }
-            Exit::Branch { test, jump_if } => {
+            Exit::Branch {
+                test,
+                jump_if,
+                keep: false,
+                copy: false,
+            } => {
                 let taken = self
                     .succ(header, EdgeKind::Jump)
                     .ok_or_else(|| self.err("branch without target"))?;
@@ -430,6 +601,7 @@ impl<'a> Structurer<'a> {
                     out.extend(self.region(m, None, base, Some(ctx))?);
                 }
             }
+            Exit::Branch { .. } => return Err(self.err("an expression branch in a loop header")),
             Exit::ForIter { .. } => return Err(self.err("a FOR_ITER inside another loop's header")),
         }
         Ok(out)
@@ -525,7 +697,12 @@ impl<'a> Structurer<'a> {
                     out.extend(self.region(n, None, base, Some(ctx))?);
                 }
             }
-            Exit::Branch { test, jump_if } => {
+            Exit::Branch {
+                test,
+                jump_if,
+                keep: false,
+                copy: false,
+            } => {
                 let taken = self
                     .succ(start, EdgeKind::Jump)
                     .ok_or_else(|| self.err("branch without target"))?;
@@ -544,6 +721,9 @@ impl<'a> Structurer<'a> {
                 if let Some(m) = merge {
                     out.extend(self.region(m, None, base, Some(ctx))?);
                 }
+            }
+            Exit::Branch { .. } => {
+                return Err(self.err("an expression branch in a loop body's first block"))
             }
             Exit::ForIter { .. } => return Err(self.err("FOR_ITER in a loop body's first block")),
         }

@@ -46,8 +46,8 @@ pub fn print_pattern(pattern: &Pattern, version: PyVersion) -> String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Prec {
     Named,
-    Tuple,
     Yield,
+    Tuple,
     Test,
     Or,
     And,
@@ -69,9 +69,9 @@ impl Prec {
     fn next(self) -> Prec {
         use Prec::*;
         match self {
-            Named => Tuple,
-            Tuple => Yield,
-            Yield => Test,
+            Named => Yield,
+            Yield => Tuple,
+            Tuple => Test,
             Test => Or,
             Or => And,
             And => Not,
@@ -154,9 +154,11 @@ struct Printer {
 fn binop_prec(op: Operator) -> Prec {
     match op {
         Operator::Add | Operator::Sub => Prec::Arith,
-        Operator::Mult | Operator::MatMult | Operator::Div | Operator::Mod | Operator::FloorDiv => {
-            Prec::Term
-        }
+        Operator::Mult
+        | Operator::MatMult
+        | Operator::Div
+        | Operator::Mod
+        | Operator::FloorDiv => Prec::Term,
         Operator::Pow => Prec::Power,
         Operator::LShift | Operator::RShift => Prec::Shift,
         Operator::BitOr => Prec::BOr,
@@ -511,11 +513,7 @@ impl Printer {
                 let mut orelse = orelse;
                 loop {
                     match orelse.as_slice() {
-                        [Stmt::If {
-                            test,
-                            body,
-                            orelse: next,
-                        }] => {
+                        [Stmt::If { test, body, orelse: next }] => {
                             self.line_start();
                             self.w("elif ");
                             self.expr(test, Prec::Named);
@@ -704,7 +702,7 @@ impl Printer {
         // `for x in *a, b:` only parses from 3.9.
         let starred = matches!(iter, Expr::Tuple { elts, .. }
             if elts.iter().any(|e| matches!(e, Expr::Starred { .. })));
-        self.expr(iter, if starred { Prec::Yield } else { Prec::Tuple });
+        self.expr(iter, if starred { Prec::Test } else { Prec::Tuple });
         self.w(":\n");
         self.suite(body);
         self.else_suite(orelse);
@@ -878,14 +876,10 @@ impl Printer {
     fn prec_of(&self, e: &Expr) -> Prec {
         match e {
             Expr::BoolOp { op: BoolOp::Or, .. } => Prec::Or,
-            Expr::BoolOp {
-                op: BoolOp::And, ..
-            } => Prec::And,
+            Expr::BoolOp { op: BoolOp::And, .. } => Prec::And,
             Expr::NamedExpr { .. } => Prec::Named,
             Expr::BinOp { op, .. } => binop_prec(*op),
-            Expr::UnaryOp {
-                op: UnaryOp::Not, ..
-            } => Prec::Not,
+            Expr::UnaryOp { op: UnaryOp::Not, .. } => Prec::Not,
             Expr::UnaryOp { .. } => Prec::Factor,
             Expr::Lambda { .. } | Expr::IfExp { .. } => Prec::Test,
             Expr::Await { .. } => Prec::Await,
@@ -1526,12 +1520,7 @@ impl Printer {
                 }
             }
         }
-        if !clean
-            || self
-                .restricted
-                .as_ref()
-                .is_some_and(|r| r.banned.contains(&q.ch()))
-        {
+        if !clean || self.restricted.as_ref().is_some_and(|r| r.banned.contains(&q.ch())) {
             self.fail();
         }
         self.w("b");
@@ -1825,9 +1814,7 @@ fn const_prec(c: &Constant) -> Prec {
     match c {
         Constant::Int(s) if s.starts_with('-') => Prec::Factor,
         Constant::Float(f) if f.is_sign_negative() => Prec::Factor,
-        Constant::Complex { real, imag }
-            if *real == 0.0 && real.is_sign_negative() && imag.is_sign_negative() =>
-        {
+        Constant::Complex { real, imag } if *real == 0.0 && real.is_sign_negative() && imag.is_sign_negative() => {
             Prec::Factor
         }
         _ => Prec::Atom,

@@ -136,11 +136,12 @@ const ALL_QUOTES: [Quote; 4] = [
     Quote::TripleDouble,
 ];
 
-/// Printing inside the expression part of a pre-3.12 f-string: no backslashes, no `#`, and no
-/// quote character that an enclosing f-string uses.
+/// Printing inside the expression part of a pre-3.12 f-string: no backslashes, and nothing that
+/// would end an enclosing f-string.
 #[derive(Clone, Debug, Default)]
 struct Restricted {
-    banned: Vec<char>,
+    /// The quotes of the enclosing f-strings.
+    banned: Vec<Quote>,
     failed: bool,
 }
 
@@ -1446,17 +1447,14 @@ impl Printer {
         match self.restricted.clone() {
             None => self.str_body(cps, Self::repr_quote(cps)),
             Some(r) => {
-                // Inside a pre-3.12 f-string expression: a quote no enclosing string uses, and
-                // nothing that needs a backslash.
+                // Inside a pre-3.12 f-string expression: nothing that needs a backslash
+                // and nothing that would end an enclosing string.
                 for q in ALL_QUOTES {
-                    if r.banned.contains(&q.ch()) || cps.contains(&u32::from(q.ch())) {
-                        continue;
-                    }
-                    let mut s = String::new();
-                    if Self::escape_into(&mut s, cps, q, false) && !cps.contains(&0x23) {
-                        self.w(q.text());
+                    let mut s = String::from(q.text());
+                    let clean = Self::escape_into(&mut s, cps, q, false);
+                    s.push_str(q.text());
+                    if clean && fits(&s, &r.banned) {
                         self.w(&s);
-                        self.w(q.text());
                         return;
                     }
                 }
@@ -1473,7 +1471,7 @@ impl Printer {
             Quote::Single
         };
         let q = match &self.restricted {
-            Some(r) if r.banned.contains(&q.ch()) => {
+            Some(r) if !fits(q.text(), &r.banned) => {
                 if q == Quote::Single {
                     Quote::Double
                 } else {
@@ -1502,12 +1500,6 @@ impl Printer {
                     s.push_str("\\t");
                     clean = false;
                 }
-                b'#' => {
-                    s.push('#');
-                    if self.restricted.is_some() {
-                        clean = false;
-                    }
-                }
                 _ if c == q.ch() as u8 => {
                     s.push('\\');
                     s.push(c as char);
@@ -1520,13 +1512,13 @@ impl Printer {
                 }
             }
         }
-        if !clean || self.restricted.as_ref().is_some_and(|r| r.banned.contains(&q.ch())) {
-            self.fail();
+        let text = format!("b{}{}{}", q.text(), s, q.text());
+        if let Some(r) = &self.restricted {
+            if !clean || !fits(&text, &r.banned) {
+                self.fail();
+            }
         }
-        self.w("b");
-        self.w(q.text());
-        self.w(&s);
-        self.w(q.text());
+        self.w(&text);
     }
 
     // ---------------------------------------------------------------- f-strings
@@ -1553,12 +1545,9 @@ impl Printer {
         let order = std::iter::once(first).chain(ALL_QUOTES.into_iter().filter(|&q| q != first));
         let outer = self.restricted.clone();
         for q in order {
-            if outer.as_ref().is_some_and(|r| r.banned.contains(&q.ch())) {
-                continue;
-            }
             let mut sub = Printer::new(self.version);
             let mut banned = outer.as_ref().map(|r| r.banned.clone()).unwrap_or_default();
-            banned.push(q.ch());
+            banned.push(q);
             sub.restricted = Some(Restricted {
                 banned,
                 failed: false,
@@ -1566,7 +1555,9 @@ impl Printer {
             let s = sub.fstring_text(values, q, prefix);
             let failed = sub.restricted.is_some_and(|r| r.failed);
             // Literal parts of a nested f-string sit inside the outer expression: no backslashes.
-            let nested_bad = outer.is_some() && s.contains('\\');
+            let nested_bad = outer
+                .as_ref()
+                .is_some_and(|r| s.contains('\\') || !fits(&s, &r.banned));
             if !failed && !nested_bad {
                 self.w(&s);
                 return;
@@ -1807,6 +1798,20 @@ impl Printer {
             self.pattern(p, PPrec::As);
         }
     }
+}
+
+/// Whether `text` can stand inside the expression part of pre-3.12 f-strings quoted with
+/// `banned`: the tokenizer reads such an f-string as a plain string first, so `text` must not end
+/// it. (A `#` inside a string there is fine; we never print a comment.)
+fn fits(text: &str, banned: &[Quote]) -> bool {
+    banned.iter().all(|q| {
+        if q.triple() {
+            let doubled: String = [q.ch(), q.ch()].iter().collect();
+            !text.contains(&doubled)
+        } else {
+            !text.contains(q.ch())
+        }
+    })
 }
 
 /// The binding strength of a constant as printed: negative numbers are unary minus.

@@ -150,6 +150,9 @@ struct Printer {
     version: PyVersion,
     indent: usize,
     restricted: Option<Restricted>,
+    /// How many format specs enclose the f-string part being printed (pre-3.12 allow a field
+    /// only two deep).
+    spec_depth: usize,
 }
 
 fn binop_prec(op: Operator) -> Prec {
@@ -290,6 +293,7 @@ impl Printer {
             version,
             indent: 0,
             restricted: None,
+            spec_depth: 0,
         }
     }
 
@@ -327,7 +331,28 @@ impl Printer {
                     self.out.push('\n');
                 }
             }
-            self.stmt(s);
+            match s {
+                Stmt::Expr { value } if i == 0 && is_str_const(value).is_some() => {
+                    self.docstring(value)
+                }
+                _ => self.stmt(s),
+            }
+        }
+    }
+
+    /// A string statement in triple quotes (a docstring, or any string holding a newline).
+    fn docstring(&mut self, value: &Expr) {
+        if let Expr::Constant {
+            value: Constant::Str(s),
+            kind,
+        } = value
+        {
+            self.line_start();
+            if kind.as_deref() == Some("u") {
+                self.w("u");
+            }
+            self.str_body(&s.0, Quote::TripleDouble);
+            self.w("\n");
         }
     }
 
@@ -614,21 +639,14 @@ impl Printer {
             }
             Stmt::Global { names } => self.names_stmt("global ", names),
             Stmt::Nonlocal { names } => self.names_stmt("nonlocal ", names),
-            Stmt::Expr { value } => {
-                self.line_start();
-                match is_str_const(value) {
-                    Some(s) if s.0.contains(&0x0A) => {
-                        let prefix = match value {
-                            Expr::Constant { kind: Some(k), .. } if k == "u" => "u",
-                            _ => "",
-                        };
-                        self.w(prefix);
-                        self.str_body(&s.0, Quote::TripleDouble);
-                    }
-                    _ => self.expr_stmt_value(value),
+            Stmt::Expr { value } => match is_str_const(value) {
+                Some(s) if s.0.contains(&0x0A) => self.docstring(value),
+                _ => {
+                    self.line_start();
+                    self.expr_stmt_value(value);
+                    self.w("\n");
                 }
-                self.w("\n");
-            }
+            },
             Stmt::Pass => {
                 self.line_start();
                 self.w("pass\n");
@@ -716,21 +734,17 @@ impl Printer {
             if i > 0 {
                 self.w(", ");
             }
-            // A lone parenthesized tuple would read as a 3.9+ parenthesized item list.
-            let min = if items.len() == 1 && item.optional_vars.is_none() {
-                match &item.context_expr {
-                    Expr::Tuple { elts, .. } if elts.len() > 1 => {
-                        self.w("(");
-                        self.expr(&item.context_expr, Prec::Test);
-                        self.w(")");
-                        continue;
-                    }
-                    _ => Prec::Test,
-                }
-            } else {
-                Prec::Test
-            };
-            self.expr(&item.context_expr, min);
+            // 3.9+ read `with (a, b):` as two items: a lone tuple item takes double parentheses.
+            let lone_tuple = items.len() == 1
+                && item.optional_vars.is_none()
+                && matches!(&item.context_expr, Expr::Tuple { elts, .. } if !elts.is_empty());
+            if lone_tuple {
+                self.w("(");
+            }
+            self.expr(&item.context_expr, Prec::Test);
+            if lone_tuple {
+                self.w(")");
+            }
             if let Some(v) = &item.optional_vars {
                 self.w(" as ");
                 self.expr(v, Prec::Test);
@@ -755,7 +769,7 @@ impl Printer {
             self.line_start();
             self.w(if star { "except*" } else { "except" });
             if let Some(t) = &h.type_ {
-                self.w(if star { " " } else { " " });
+                self.w(" ");
                 self.expr(t, Prec::Test);
                 if let Some(n) = &h.name {
                     self.w(" as ");
@@ -1613,6 +1627,10 @@ impl Printer {
                     format_spec,
                     ..
                 } => {
+                    if self.spec_depth >= 2 {
+                        // "f-string: expressions nested too deeply" before 3.12.
+                        self.fail();
+                    }
                     self.w("{");
                     let start = self.out.len();
                     match &**value {
@@ -1629,10 +1647,12 @@ impl Printer {
                     self.w(conversion_text(*conversion));
                     if let Some(spec) = format_spec {
                         self.w(":");
+                        self.spec_depth += 1;
                         match &**spec {
                             Expr::JoinedStr { values } => self.fstring_parts(values, q),
                             other => self.fstring_parts(std::slice::from_ref(other), q),
                         }
+                        self.spec_depth -= 1;
                     }
                     self.w("}");
                 }

@@ -7,7 +7,7 @@
 //!   else `pyenv root`/versions/3.X.*, else `python3.X` on `PATH`) it also checks the round trip.
 //! - `stdlib_roundtrip` (ignored): `FRAMEJIT_AST_DUMP=DIR` (from `dump_ast.py dump DIR`) and
 //!   `FRAMEJIT_AST_PYTHON=python` (the interpreter that wrote it); printed sources go to
-//!   `DIR.printed/`.
+//!   `DIR.printed/`. `FRAMEJIT_AST_TARGET=3.X` prints for another target version.
 
 use framejit_bytecode::PyVersion;
 use framejit_decompile::ast::*;
@@ -710,6 +710,12 @@ fn stdlib_roundtrip() {
         let index = read_json(&dump.join("index.json"));
         let (version, dotted) = version_of(index["version"].as_str().expect("version"));
         let python = find_python(&dotted).expect("FRAMEJIT_AST_PYTHON");
+        // FRAMEJIT_AST_TARGET=3.X prints for another version (then FRAMEJIT_AST_PYTHON should be
+        // that version's interpreter): a check that the older-grammar spellings parse.
+        let version = match std::env::var("FRAMEJIT_AST_TARGET") {
+            Ok(t) => PyVersion::parse(&t).expect("FRAMEJIT_AST_TARGET"),
+            Err(_) => version,
+        };
         let printed = PathBuf::from(format!("{}.printed", dump.display()));
         print_all(&dump, &printed, version);
         check(&python, &dump, &printed);

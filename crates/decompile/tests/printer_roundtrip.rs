@@ -3,8 +3,9 @@
 //! text to the same tree.
 //!
 //! - `fixture_roundtrip` (always runs): the checked-in dump under `fixtures/ast/`. It prints every
-//!   tree (no panics); if an interpreter of the recorded version is found (`FRAMEJIT_AST_PYTHON`,
-//!   else `pyenv root`/versions/3.X.*, else `python3.X` on `PATH`) it also checks the round trip.
+//!   tree (no panics); if an interpreter of the recorded version is found (`pyenv
+//!   root`/versions/3.X.*, `python3.X` on `PATH`, /opt/python3.X/bin) it also checks the round
+//!   trip, per version directory.
 //! - `stdlib_roundtrip` (ignored): `FRAMEJIT_AST_DUMP=DIR` (from `dump_ast.py dump DIR`) and
 //!   `FRAMEJIT_AST_PYTHON=python` (the interpreter that wrote it); printed sources go to
 //!   `DIR.printed/`. `FRAMEJIT_AST_TARGET=3.X` prints for another target version.
@@ -654,10 +655,9 @@ fn with_stack(f: impl FnOnce() + Send + 'static) {
         .expect("test thread");
 }
 
+/// An interpreter of version `dotted` (`3.X`): `pyenv root`/versions/3.X.*, `python3.X` on
+/// `PATH`, or /opt/python3.X/bin/python3.X.
 fn find_python(dotted: &str) -> Option<String> {
-    if let Ok(p) = std::env::var("FRAMEJIT_AST_PYTHON") {
-        return Some(p);
-    }
     let ok = |cmd: &str| {
         Command::new(cmd)
             .args(["-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
@@ -681,24 +681,38 @@ fn find_python(dotted: &str) -> Option<String> {
             }
         }
     }
-    let cmd = format!("python{dotted}");
-    ok(&cmd).then_some(cmd)
+    [format!("python{dotted}"), format!("/opt/python{dotted}/bin/python{dotted}")]
+        .into_iter()
+        .find(|c| ok(c))
 }
 
 #[test]
 fn fixture_roundtrip() {
     with_stack(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ast");
-        let index = read_json(&dir.join("index.json"));
-        let (version, dotted) = version_of(index["version"].as_str().expect("version"));
-        let printed = std::env::temp_dir().join(format!("framejit-printer-fixture-{}", std::process::id()));
-        let n = print_all(&dir, &printed, version);
-        assert!(n > 0);
-        match find_python(&dotted) {
-            Some(py) => check(&py, &dir, &printed),
-            None => eprintln!("no python{dotted} found: printed {n} modules, round trip not checked"),
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ast");
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+            .expect("fixtures/ast")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("index.json").is_file())
+            .collect();
+        dirs.sort();
+        assert!(!dirs.is_empty(), "no fixtures under {}", root.display());
+        for dir in dirs {
+            let index = read_json(&dir.join("index.json"));
+            let (version, dotted) = version_of(index["version"].as_str().expect("version"));
+            let printed = std::env::temp_dir().join(format!(
+                "framejit-printer-fixture-{dotted}-{}",
+                std::process::id()
+            ));
+            let n = print_all(&dir, &printed, version);
+            assert!(n > 0);
+            match find_python(&dotted) {
+                Some(py) => check(&py, &dir, &printed),
+                None => eprintln!("no python{dotted} found: printed {n} modules, round trip not checked"),
+            }
+            let _ = std::fs::remove_dir_all(&printed);
         }
-        let _ = std::fs::remove_dir_all(&printed);
     });
 }
 
@@ -709,7 +723,10 @@ fn stdlib_roundtrip() {
         let dump = PathBuf::from(std::env::var("FRAMEJIT_AST_DUMP").expect("FRAMEJIT_AST_DUMP"));
         let index = read_json(&dump.join("index.json"));
         let (version, dotted) = version_of(index["version"].as_str().expect("version"));
-        let python = find_python(&dotted).expect("FRAMEJIT_AST_PYTHON");
+        let python = std::env::var("FRAMEJIT_AST_PYTHON")
+            .ok()
+            .or_else(|| find_python(&dotted))
+            .expect("FRAMEJIT_AST_PYTHON");
         // FRAMEJIT_AST_TARGET=3.X prints for another version (then FRAMEJIT_AST_PYTHON should be
         // that version's interpreter): a check that the older-grammar spellings parse.
         let version = match std::env::var("FRAMEJIT_AST_TARGET") {

@@ -68,7 +68,11 @@ fn body(v: &Value, name: &str) -> R<Body> {
 fn names(v: &Value, name: &str) -> R<Vec<String>> {
     list(v, name)
         .iter()
-        .map(|n| n.as_str().map(str::to_string).ok_or_else(|| "name".to_string()))
+        .map(|n| {
+            n.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| "name".to_string())
+        })
         .collect()
 }
 
@@ -176,7 +180,13 @@ fn arguments(v: &Value) -> R<Arguments> {
         kwonlyargs: list(v, "kwonlyargs").iter().map(arg).collect::<R<_>>()?,
         kw_defaults: list(v, "kw_defaults")
             .iter()
-            .map(|d| if d.is_null() { Ok(None) } else { expr(d).map(Some) })
+            .map(|d| {
+                if d.is_null() {
+                    Ok(None)
+                } else {
+                    expr(d).map(Some)
+                }
+            })
             .collect::<R<_>>()?,
         kwarg: opt_arg(v, "kwarg")?,
         defaults: exprs(v, "defaults")?,
@@ -254,7 +264,13 @@ fn expr(v: &Value) -> R<Expr> {
         "Dict" => Expr::Dict {
             keys: list(v, "keys")
                 .iter()
-                .map(|k| if k.is_null() { Ok(None) } else { expr(k).map(Some) })
+                .map(|k| {
+                    if k.is_null() {
+                        Ok(None)
+                    } else {
+                        expr(k).map(Some)
+                    }
+                })
                 .collect::<R<_>>()?,
             values: exprs(v, "values")?,
         },
@@ -600,7 +616,10 @@ fn read_json(path: &Path) -> Value {
 fn version_of(sys_version: &str) -> (PyVersion, String) {
     let mut parts = sys_version.split(['.', ' ']);
     let major = parts.next().unwrap_or("3");
-    let minor: u8 = parts.next().and_then(|m| m.parse().ok()).expect("sys.version");
+    let minor: u8 = parts
+        .next()
+        .and_then(|m| m.parse().ok())
+        .expect("sys.version");
     (
         PyVersion::from_minor(minor).expect("supported version"),
         format!("{major}.{minor}"),
@@ -681,9 +700,12 @@ fn find_python(dotted: &str) -> Option<String> {
             }
         }
     }
-    [format!("python{dotted}"), format!("/opt/python{dotted}/bin/python{dotted}")]
-        .into_iter()
-        .find(|c| ok(c))
+    [
+        format!("python{dotted}"),
+        format!("/opt/python{dotted}/bin/python{dotted}"),
+    ]
+    .into_iter()
+    .find(|c| ok(c))
 }
 
 #[test]
@@ -709,7 +731,9 @@ fn fixture_roundtrip() {
             assert!(n > 0);
             match find_python(&dotted) {
                 Some(py) => check(&py, &dir, &printed),
-                None => eprintln!("no python{dotted} found: printed {n} modules, round trip not checked"),
+                None => eprintln!(
+                    "no python{dotted} found: printed {n} modules, round trip not checked"
+                ),
             }
             let _ = std::fs::remove_dir_all(&printed);
         }

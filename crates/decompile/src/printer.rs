@@ -951,11 +951,24 @@ impl Printer {
                     self.w(" ** ");
                     self.expr(right, Prec::Factor);
                 } else {
-                    self.expr(left, p);
-                    self.w(" ");
-                    self.w(binop_text(*op));
-                    self.w(" ");
-                    self.expr(right, p.next());
+                    // Walk the left spine of `a + b - c ...` iteratively: generated code can chain
+                    // thousands of terms, more than the stack allows recursively.
+                    let mut spine = vec![(*op, &**right)];
+                    let mut first = &**left;
+                    while let Expr::BinOp { left, op, right } = first {
+                        if *op == Operator::Pow || binop_prec(*op) != p {
+                            break;
+                        }
+                        spine.push((*op, &**right));
+                        first = &**left;
+                    }
+                    self.expr(first, p);
+                    for (op, right) in spine.iter().rev() {
+                        self.w(" ");
+                        self.w(binop_text(*op));
+                        self.w(" ");
+                        self.expr(right, p.next());
+                    }
                 }
             }
             Expr::UnaryOp { op, operand } => match op {
@@ -1925,6 +1938,18 @@ mod tests {
         );
         assert_eq!(pe(&bin(bin(n("a"), Sub, n("b")), Sub, n("c"))), "a - b - c");
         assert_eq!(
+            pe(&bin(
+                bin(n("a"), Mult, n("b")),
+                Add,
+                bin(n("c"), Add, n("d"))
+            )),
+            "a * b + (c + d)"
+        );
+        assert_eq!(
+            pe(&bin(bin(n("a"), Add, n("b")), Mult, n("c"))),
+            "(a + b) * c"
+        );
+        assert_eq!(
             pe(&bin(n("a"), Pow, bin(n("b"), Pow, n("c")))),
             "a ** b ** c"
         );
@@ -2356,6 +2381,17 @@ mod tests {
             print_module(&module, v),
             "import os\n\n\nclass C:\n    pass\n\n\nglobal a, b\n"
         );
+    }
+
+    #[test]
+    fn long_operator_chain() {
+        let mut e = n("a");
+        for _ in 0..100_000 {
+            e = bin(e, Operator::Add, n("b"));
+        }
+        assert_eq!(pe(&e).len(), 1 + 100_000 * 4);
+        // Dropping a deep tree recurses too; that is the caller's business.
+        std::mem::forget(e);
     }
 
     #[test]

@@ -46,8 +46,8 @@ pub fn print_pattern(pattern: &Pattern, version: PyVersion) -> String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Prec {
     Named,
-    Tuple,
     Yield,
+    Tuple,
     Test,
     Or,
     And,
@@ -69,9 +69,9 @@ impl Prec {
     fn next(self) -> Prec {
         use Prec::*;
         match self {
-            Named => Tuple,
-            Tuple => Yield,
-            Yield => Test,
+            Named => Yield,
+            Yield => Tuple,
+            Tuple => Test,
             Test => Or,
             Or => And,
             And => Not,
@@ -136,11 +136,12 @@ const ALL_QUOTES: [Quote; 4] = [
     Quote::TripleDouble,
 ];
 
-/// Printing inside the expression part of a pre-3.12 f-string: no backslashes, no `#`, and no
-/// quote character that an enclosing f-string uses.
+/// Printing inside the expression part of a pre-3.12 f-string: no backslashes, and nothing that
+/// would end an enclosing f-string.
 #[derive(Clone, Debug, Default)]
 struct Restricted {
-    banned: Vec<char>,
+    /// The quotes of the enclosing f-strings.
+    banned: Vec<Quote>,
     failed: bool,
 }
 
@@ -149,6 +150,9 @@ struct Printer {
     version: PyVersion,
     indent: usize,
     restricted: Option<Restricted>,
+    /// How many format specs enclose the f-string part being printed (pre-3.12 allow a field
+    /// only two deep).
+    spec_depth: usize,
 }
 
 fn binop_prec(op: Operator) -> Prec {
@@ -287,6 +291,7 @@ impl Printer {
             version,
             indent: 0,
             restricted: None,
+            spec_depth: 0,
         }
     }
 
@@ -324,7 +329,28 @@ impl Printer {
                     self.out.push('\n');
                 }
             }
-            self.stmt(s);
+            match s {
+                Stmt::Expr { value } if i == 0 && is_str_const(value).is_some() => {
+                    self.docstring(value)
+                }
+                _ => self.stmt(s),
+            }
+        }
+    }
+
+    /// A string statement in triple quotes (a docstring, or any string holding a newline).
+    fn docstring(&mut self, value: &Expr) {
+        if let Expr::Constant {
+            value: Constant::Str(s),
+            kind,
+        } = value
+        {
+            self.line_start();
+            if kind.as_deref() == Some("u") {
+                self.w("u");
+            }
+            self.str_body(&s.0, Quote::TripleDouble);
+            self.w("\n");
         }
     }
 
@@ -509,22 +535,18 @@ impl Printer {
                 self.w(":\n");
                 self.suite(body);
                 let mut orelse = orelse;
-                loop {
-                    match orelse.as_slice() {
-                        [Stmt::If {
-                            test,
-                            body,
-                            orelse: next,
-                        }] => {
-                            self.line_start();
-                            self.w("elif ");
-                            self.expr(test, Prec::Named);
-                            self.w(":\n");
-                            self.suite(body);
-                            orelse = next;
-                        }
-                        _ => break,
-                    }
+                while let [Stmt::If {
+                    test,
+                    body,
+                    orelse: next,
+                }] = orelse.as_slice()
+                {
+                    self.line_start();
+                    self.w("elif ");
+                    self.expr(test, Prec::Named);
+                    self.w(":\n");
+                    self.suite(body);
+                    orelse = next;
                 }
                 self.else_suite(orelse);
             }
@@ -615,21 +637,14 @@ impl Printer {
             }
             Stmt::Global { names } => self.names_stmt("global ", names),
             Stmt::Nonlocal { names } => self.names_stmt("nonlocal ", names),
-            Stmt::Expr { value } => {
-                self.line_start();
-                match is_str_const(value) {
-                    Some(s) if s.0.contains(&0x0A) => {
-                        let prefix = match value {
-                            Expr::Constant { kind: Some(k), .. } if k == "u" => "u",
-                            _ => "",
-                        };
-                        self.w(prefix);
-                        self.str_body(&s.0, Quote::TripleDouble);
-                    }
-                    _ => self.expr_stmt_value(value),
+            Stmt::Expr { value } => match is_str_const(value) {
+                Some(s) if s.0.contains(&0x0A) => self.docstring(value),
+                _ => {
+                    self.line_start();
+                    self.expr_stmt_value(value);
+                    self.w("\n");
                 }
-                self.w("\n");
-            }
+            },
             Stmt::Pass => {
                 self.line_start();
                 self.w("pass\n");
@@ -704,7 +719,7 @@ impl Printer {
         // `for x in *a, b:` only parses from 3.9.
         let starred = matches!(iter, Expr::Tuple { elts, .. }
             if elts.iter().any(|e| matches!(e, Expr::Starred { .. })));
-        self.expr(iter, if starred { Prec::Yield } else { Prec::Tuple });
+        self.expr(iter, if starred { Prec::Test } else { Prec::Tuple });
         self.w(":\n");
         self.suite(body);
         self.else_suite(orelse);
@@ -717,21 +732,17 @@ impl Printer {
             if i > 0 {
                 self.w(", ");
             }
-            // A lone parenthesized tuple would read as a 3.9+ parenthesized item list.
-            let min = if items.len() == 1 && item.optional_vars.is_none() {
-                match &item.context_expr {
-                    Expr::Tuple { elts, .. } if elts.len() > 1 => {
-                        self.w("(");
-                        self.expr(&item.context_expr, Prec::Test);
-                        self.w(")");
-                        continue;
-                    }
-                    _ => Prec::Test,
-                }
-            } else {
-                Prec::Test
-            };
-            self.expr(&item.context_expr, min);
+            // 3.9+ read `with (a, b):` as two items: a lone tuple item takes double parentheses.
+            let lone_tuple = items.len() == 1
+                && item.optional_vars.is_none()
+                && matches!(&item.context_expr, Expr::Tuple { elts, .. } if !elts.is_empty());
+            if lone_tuple {
+                self.w("(");
+            }
+            self.expr(&item.context_expr, Prec::Test);
+            if lone_tuple {
+                self.w(")");
+            }
             if let Some(v) = &item.optional_vars {
                 self.w(" as ");
                 self.expr(v, Prec::Test);
@@ -756,7 +767,7 @@ impl Printer {
             self.line_start();
             self.w(if star { "except*" } else { "except" });
             if let Some(t) = &h.type_ {
-                self.w(if star { " " } else { " " });
+                self.w(" ");
                 self.expr(t, Prec::Test);
                 if let Some(n) = &h.name {
                     self.w(" as ");
@@ -940,11 +951,24 @@ impl Printer {
                     self.w(" ** ");
                     self.expr(right, Prec::Factor);
                 } else {
-                    self.expr(left, p);
-                    self.w(" ");
-                    self.w(binop_text(*op));
-                    self.w(" ");
-                    self.expr(right, p.next());
+                    // Walk the left spine of `a + b - c ...` iteratively: generated code can chain
+                    // thousands of terms, more than the stack allows recursively.
+                    let mut spine = vec![(*op, &**right)];
+                    let mut first = &**left;
+                    while let Expr::BinOp { left, op, right } = first {
+                        if *op == Operator::Pow || binop_prec(*op) != p {
+                            break;
+                        }
+                        spine.push((*op, &**right));
+                        first = &**left;
+                    }
+                    self.expr(first, p);
+                    for (op, right) in spine.iter().rev() {
+                        self.w(" ");
+                        self.w(binop_text(*op));
+                        self.w(" ");
+                        self.expr(right, p.next());
+                    }
                 }
             }
             Expr::UnaryOp { op, operand } => match op {
@@ -1452,17 +1476,14 @@ impl Printer {
         match self.restricted.clone() {
             None => self.str_body(cps, Self::repr_quote(cps)),
             Some(r) => {
-                // Inside a pre-3.12 f-string expression: a quote no enclosing string uses, and
-                // nothing that needs a backslash.
+                // Inside a pre-3.12 f-string expression: nothing that needs a backslash
+                // and nothing that would end an enclosing string.
                 for q in ALL_QUOTES {
-                    if r.banned.contains(&q.ch()) || cps.contains(&u32::from(q.ch())) {
-                        continue;
-                    }
-                    let mut s = String::new();
-                    if Self::escape_into(&mut s, cps, q, false) && !cps.contains(&0x23) {
-                        self.w(q.text());
+                    let mut s = String::from(q.text());
+                    let clean = Self::escape_into(&mut s, cps, q, false);
+                    s.push_str(q.text());
+                    if clean && !s.contains('\n') && fits(&s, &r.banned) {
                         self.w(&s);
-                        self.w(q.text());
                         return;
                     }
                 }
@@ -1479,7 +1500,7 @@ impl Printer {
             Quote::Single
         };
         let q = match &self.restricted {
-            Some(r) if r.banned.contains(&q.ch()) => {
+            Some(r) if !fits(q.text(), &r.banned) => {
                 if q == Quote::Single {
                     Quote::Double
                 } else {
@@ -1508,12 +1529,6 @@ impl Printer {
                     s.push_str("\\t");
                     clean = false;
                 }
-                b'#' => {
-                    s.push('#');
-                    if self.restricted.is_some() {
-                        clean = false;
-                    }
-                }
                 _ if c == q.ch() as u8 => {
                     s.push('\\');
                     s.push(c as char);
@@ -1526,18 +1541,13 @@ impl Printer {
                 }
             }
         }
-        if !clean
-            || self
-                .restricted
-                .as_ref()
-                .is_some_and(|r| r.banned.contains(&q.ch()))
-        {
-            self.fail();
+        let text = format!("b{}{}{}", q.text(), s, q.text());
+        if let Some(r) = &self.restricted {
+            if !clean || !fits(&text, &r.banned) {
+                self.fail();
+            }
         }
-        self.w("b");
-        self.w(q.text());
-        self.w(&s);
-        self.w(q.text());
+        self.w(&text);
     }
 
     // ---------------------------------------------------------------- f-strings
@@ -1564,12 +1574,9 @@ impl Printer {
         let order = std::iter::once(first).chain(ALL_QUOTES.into_iter().filter(|&q| q != first));
         let outer = self.restricted.clone();
         for q in order {
-            if outer.as_ref().is_some_and(|r| r.banned.contains(&q.ch())) {
-                continue;
-            }
             let mut sub = Printer::new(self.version);
             let mut banned = outer.as_ref().map(|r| r.banned.clone()).unwrap_or_default();
-            banned.push(q.ch());
+            banned.push(q);
             sub.restricted = Some(Restricted {
                 banned,
                 failed: false,
@@ -1577,7 +1584,9 @@ impl Printer {
             let s = sub.fstring_text(values, q, prefix);
             let failed = sub.restricted.is_some_and(|r| r.failed);
             // Literal parts of a nested f-string sit inside the outer expression: no backslashes.
-            let nested_bad = outer.is_some() && s.contains('\\');
+            let nested_bad = outer
+                .as_ref()
+                .is_some_and(|r| s.contains('\\') || !fits(&s, &r.banned));
             if !failed && !nested_bad {
                 self.w(&s);
                 return;
@@ -1633,6 +1642,10 @@ impl Printer {
                     format_spec,
                     ..
                 } => {
+                    if self.spec_depth >= 2 {
+                        // "f-string: expressions nested too deeply" before 3.12.
+                        self.fail();
+                    }
                     self.w("{");
                     let start = self.out.len();
                     match &**value {
@@ -1649,10 +1662,12 @@ impl Printer {
                     self.w(conversion_text(*conversion));
                     if let Some(spec) = format_spec {
                         self.w(":");
+                        self.spec_depth += 1;
                         match &**spec {
                             Expr::JoinedStr { values } => self.fstring_parts(values, q),
                             other => self.fstring_parts(std::slice::from_ref(other), q),
                         }
+                        self.spec_depth -= 1;
                     }
                     self.w("}");
                 }
@@ -1820,6 +1835,20 @@ impl Printer {
     }
 }
 
+/// Whether `text` can stand inside the expression part of pre-3.12 f-strings quoted with
+/// `banned`: the tokenizer reads such an f-string as a plain string first, so `text` must not end
+/// it. (A `#` inside a string there is fine; we never print a comment.)
+fn fits(text: &str, banned: &[Quote]) -> bool {
+    banned.iter().all(|q| {
+        if q.triple() {
+            let doubled: String = [q.ch(), q.ch()].iter().collect();
+            !text.contains(&doubled)
+        } else {
+            !text.contains(q.ch())
+        }
+    })
+}
+
 /// The binding strength of a constant as printed: negative numbers are unary minus.
 fn const_prec(c: &Constant) -> Prec {
     match c {
@@ -1831,5 +1860,588 @@ fn const_prec(c: &Constant) -> Prec {
             Prec::Factor
         }
         _ => Prec::Atom,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(id: &str) -> Expr {
+        Expr::name(id)
+    }
+    fn b(e: Expr) -> Box<Expr> {
+        Box::new(e)
+    }
+    fn c(v: Constant) -> Expr {
+        Expr::constant(v)
+    }
+    fn int(i: i64) -> Expr {
+        c(Constant::int(i))
+    }
+    fn bin(l: Expr, op: Operator, r: Expr) -> Expr {
+        Expr::BinOp {
+            left: b(l),
+            op,
+            right: b(r),
+        }
+    }
+    fn un(op: UnaryOp, e: Expr) -> Expr {
+        Expr::UnaryOp { op, operand: b(e) }
+    }
+    fn tuple(elts: Vec<Expr>) -> Expr {
+        Expr::Tuple {
+            elts,
+            ctx: ExprContext::Load,
+        }
+    }
+    fn fv(e: Expr, conversion: Conversion, spec: Option<Expr>) -> Expr {
+        Expr::FormattedValue {
+            value: b(e),
+            conversion,
+            format_spec: spec.map(b),
+        }
+    }
+    fn joined(values: Vec<Expr>) -> Expr {
+        Expr::JoinedStr { values }
+    }
+    fn s(t: &str) -> Expr {
+        c(Constant::str(t))
+    }
+    fn call(f: Expr, args: Vec<Expr>) -> Expr {
+        Expr::Call {
+            func: b(f),
+            args,
+            keywords: vec![],
+        }
+    }
+    fn attr(e: Expr, a: &str) -> Expr {
+        Expr::Attribute {
+            value: b(e),
+            attr: a.into(),
+            ctx: ExprContext::Load,
+        }
+    }
+    fn pe(e: &Expr) -> String {
+        print_expr(e, PyVersion::V3_13)
+    }
+    fn pe_at(e: &Expr, v: PyVersion) -> String {
+        print_expr(e, v)
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        use Operator::*;
+        assert_eq!(
+            pe(&bin(n("a"), Sub, bin(n("b"), Sub, n("c")))),
+            "a - (b - c)"
+        );
+        assert_eq!(pe(&bin(bin(n("a"), Sub, n("b")), Sub, n("c"))), "a - b - c");
+        assert_eq!(
+            pe(&bin(
+                bin(n("a"), Mult, n("b")),
+                Add,
+                bin(n("c"), Add, n("d"))
+            )),
+            "a * b + (c + d)"
+        );
+        assert_eq!(
+            pe(&bin(bin(n("a"), Add, n("b")), Mult, n("c"))),
+            "(a + b) * c"
+        );
+        assert_eq!(
+            pe(&bin(n("a"), Pow, bin(n("b"), Pow, n("c")))),
+            "a ** b ** c"
+        );
+        assert_eq!(
+            pe(&bin(bin(n("a"), Pow, n("b")), Pow, n("c"))),
+            "(a ** b) ** c"
+        );
+        assert_eq!(pe(&un(UnaryOp::USub, bin(n("x"), Pow, int(2)))), "-x ** 2");
+        assert_eq!(
+            pe(&bin(un(UnaryOp::USub, n("x")), Pow, int(2))),
+            "(-x) ** 2"
+        );
+        assert_eq!(pe(&bin(int(2), Pow, un(UnaryOp::USub, int(1)))), "2 ** -1");
+        assert_eq!(pe(&bin(int(-1), Pow, int(2))), "(-1) ** 2");
+        assert_eq!(
+            pe(&bin(c(Constant::Float(-0.5)), Pow, int(2))),
+            "(-0.5) ** 2"
+        );
+        assert_eq!(pe(&attr(int(1), "real")), "(1).real");
+        assert_eq!(pe(&attr(c(Constant::Float(1.0)), "real")), "1.0.real");
+        assert_eq!(pe(&un(UnaryOp::USub, int(-1))), "- -1");
+        assert_eq!(pe(&un(UnaryOp::USub, un(UnaryOp::USub, n("x")))), "- -x");
+        let eq = Expr::Compare {
+            left: b(n("a")),
+            ops: vec![CmpOp::Eq],
+            comparators: vec![n("b")],
+        };
+        assert_eq!(pe(&un(UnaryOp::Not, eq.clone())), "not a == b");
+        let noteq = Expr::Compare {
+            left: b(un(UnaryOp::Not, n("a"))),
+            ops: vec![CmpOp::Eq],
+            comparators: vec![n("b")],
+        };
+        assert_eq!(pe(&noteq), "(not a) == b");
+        let chained = Expr::Compare {
+            left: b(eq),
+            ops: vec![CmpOp::Lt, CmpOp::IsNot],
+            comparators: vec![n("c"), n("d")],
+        };
+        assert_eq!(pe(&chained), "(a == b) < c is not d");
+        let aw = Expr::Await { value: b(n("x")) };
+        assert_eq!(pe(&bin(aw.clone(), Pow, int(2))), "await x ** 2");
+        assert_eq!(pe(&un(UnaryOp::USub, aw.clone())), "-await x");
+        assert_eq!(
+            pe(&Expr::Await {
+                value: b(aw.clone())
+            }),
+            "await (await x)"
+        );
+        assert_eq!(pe(&attr(aw, "y")), "(await x).y");
+        let or = Expr::BoolOp {
+            op: BoolOp::Or,
+            values: vec![n("a"), n("b")],
+        };
+        let and = Expr::BoolOp {
+            op: BoolOp::And,
+            values: vec![or.clone(), n("c")],
+        };
+        assert_eq!(pe(&and), "(a or b) and c");
+        let or2 = Expr::BoolOp {
+            op: BoolOp::Or,
+            values: vec![n("x"), or],
+        };
+        assert_eq!(pe(&or2), "x or (a or b)");
+    }
+
+    #[test]
+    fn test_level_contexts() {
+        let lam = Expr::Lambda {
+            args: Box::default(),
+            body: b(Expr::Yield { value: None }),
+        };
+        assert_eq!(pe(&lam), "lambda: (yield)");
+        let ife = Expr::IfExp {
+            test: b(n("b")),
+            body: b(lam.clone()),
+            orelse: b(lam.clone()),
+        };
+        assert_eq!(pe(&ife), "(lambda: (yield)) if b else lambda: (yield)");
+        let walrus = Expr::NamedExpr {
+            target: b(n("x")),
+            value: b(int(1)),
+        };
+        assert_eq!(pe(&walrus), "(x := 1)");
+        assert_eq!(pe(&call(n("f"), vec![walrus.clone()])), "f((x := 1))");
+        assert_eq!(pe(&tuple(vec![n("a"), n("b")])), "a, b");
+        assert_eq!(pe(&tuple(vec![n("a")])), "(a,)");
+        assert_eq!(pe(&tuple(vec![])), "()");
+        assert_eq!(
+            pe(&call(n("f"), vec![tuple(vec![n("a"), n("b")])])),
+            "f((a, b))"
+        );
+        let gen = Expr::GeneratorExp {
+            elt: b(n("x")),
+            generators: vec![Comprehension {
+                target: n("x"),
+                iter: n("y"),
+                ifs: vec![],
+                is_async: false,
+            }],
+        };
+        assert_eq!(pe(&call(n("f"), vec![gen.clone()])), "f(x for x in y)");
+        assert_eq!(pe(&call(n("f"), vec![gen, int(1)])), "f((x for x in y), 1)");
+        let y = Expr::Yield {
+            value: Some(b(tuple(vec![n("a"), n("b")]))),
+        };
+        assert_eq!(pe(&y), "yield a, b");
+        assert_eq!(pe(&bin(y, Operator::Add, int(1))), "(yield a, b) + 1");
+        let star = Expr::Starred {
+            value: b(bin(n("a"), Operator::BitOr, n("b"))),
+            ctx: ExprContext::Load,
+        };
+        assert_eq!(pe(&tuple(vec![star.clone(), n("c")])), "*a | b, c");
+        let sub = Expr::Subscript {
+            value: b(n("a")),
+            slice: b(tuple(vec![star, n("c")])),
+            ctx: ExprContext::Load,
+        };
+        assert_eq!(pe_at(&sub, PyVersion::V3_11), "a[*a | b, c]");
+        assert_eq!(pe_at(&sub, PyVersion::V3_10), "a[(*a | b, c)]");
+        let slices = Expr::Subscript {
+            value: b(n("a")),
+            slice: b(tuple(vec![
+                Expr::Slice {
+                    lower: Some(b(int(1))),
+                    upper: Some(b(int(2))),
+                    step: None,
+                },
+                Expr::Slice {
+                    lower: None,
+                    upper: None,
+                    step: Some(b(int(3))),
+                },
+            ])),
+            ctx: ExprContext::Load,
+        };
+        assert_eq!(pe(&slices), "a[1:2, ::3]");
+        let dict = Expr::Dict {
+            keys: vec![Some(s("k")), None],
+            values: vec![int(1), n("d")],
+        };
+        assert_eq!(pe(&dict), "{'k': 1, **d}");
+    }
+
+    #[test]
+    fn constants() {
+        let p = |v: Constant| pe(&c(v));
+        assert_eq!(p(Constant::Float(1.0)), "1.0");
+        assert_eq!(p(Constant::Float(0.1)), "0.1");
+        assert_eq!(p(Constant::Float(1e22)), "1e22");
+        assert_eq!(p(Constant::Float(f64::INFINITY)), "1e309");
+        assert_eq!(p(Constant::Float(f64::NEG_INFINITY)), "-1e309");
+        assert_eq!(p(Constant::Float(f64::NAN)), "float('nan')");
+        assert_eq!(p(Constant::Float(-0.0)), "-0.0");
+        assert_eq!(
+            p(Constant::Complex {
+                real: 0.0,
+                imag: 2.0
+            }),
+            "2j"
+        );
+        assert_eq!(
+            p(Constant::Complex {
+                real: 0.0,
+                imag: 1.5
+            }),
+            "1.5j"
+        );
+        assert_eq!(
+            p(Constant::Complex {
+                real: -0.0,
+                imag: -2.0
+            }),
+            "-2j"
+        );
+        assert_eq!(
+            p(Constant::Complex {
+                real: 1.0,
+                imag: 2.0
+            }),
+            "(1.0 + 2j)"
+        );
+        assert_eq!(
+            p(Constant::Complex {
+                real: 1.0,
+                imag: -2.0
+            }),
+            "(1.0 - 2j)"
+        );
+        assert_eq!(
+            p(Constant::Complex {
+                real: -0.0,
+                imag: 2.0
+            }),
+            "complex(-0.0, 2.0)"
+        );
+        assert_eq!(p(Constant::Int("-5".into())), "-5");
+        let big = format!("1{}", "0".repeat(4500));
+        assert!(p(Constant::Int(big)).starts_with("0x"));
+        assert_eq!(decimal_to_hex("255").as_deref(), Some("ff"));
+        assert_eq!(decimal_to_hex("0").as_deref(), Some("0"));
+        assert_eq!(decimal_to_hex("12x"), None);
+        assert_eq!(p(Constant::Tuple(vec![])), "()");
+        assert_eq!(p(Constant::Tuple(vec![Constant::int(1)])), "(1,)");
+        assert_eq!(
+            p(Constant::Tuple(vec![Constant::int(-1), Constant::str("a")])),
+            "(-1, 'a')"
+        );
+        assert_eq!(p(Constant::FrozenSet(vec![])), "frozenset()");
+        assert_eq!(
+            p(Constant::FrozenSet(vec![
+                Constant::int(1),
+                Constant::int(2)
+            ])),
+            "frozenset({1, 2})"
+        );
+        assert_eq!(p(Constant::Opaque("os.sep".into())), "os.sep");
+        assert_eq!(p(Constant::Ellipsis), "...");
+        assert_eq!(
+            p(Constant::Bytes(b"a'\x00\xff".to_vec())),
+            "b\"a'\\x00\\xff\""
+        );
+        assert_eq!(p(Constant::str("it's")), "\"it's\"");
+        assert_eq!(p(Constant::str("'\"")), "'\\'\"'");
+        assert_eq!(
+            p(Constant::Str(StrValue(vec![
+                0x61, 0xD800, 0x0A, 0x2028, 0xE9
+            ]))),
+            "'a\\ud800\\n\\u2028\u{e9}'"
+        );
+        assert_eq!(
+            pe(&attr(c(Constant::Int("-1".into())), "real")),
+            "(-1).real"
+        );
+    }
+
+    #[test]
+    fn fstrings() {
+        let spec = joined(vec![s(">"), fv(n("w"), Conversion::None, None)]);
+        let f = joined(vec![
+            s("a{"),
+            fv(n("x"), Conversion::Repr, Some(spec)),
+            s("'"),
+        ]);
+        assert_eq!(pe_at(&f, PyVersion::V3_8), "f\"a{{{x!r:>{w}}'\"");
+        // A field needing a string with the outer quote and a backslash: 3.12 spells it directly.
+        let join = call(attr(s("\n"), "join"), vec![n("z")]);
+        let f2 = joined(vec![s("it's "), fv(join.clone(), Conversion::None, None)]);
+        assert_eq!(pe_at(&f2, PyVersion::V3_12), "f\"it's {'\\n'.join(z)}\"");
+        assert_eq!(
+            pe_at(&f2, PyVersion::V3_11),
+            "\"it's \" + format('\\n'.join(z))"
+        );
+        assert_eq!(
+            pe_at(&bin(f2, Operator::Mult, int(2)), PyVersion::V3_8),
+            "(\"it's \" + format('\\n'.join(z))) * 2"
+        );
+        // Nested quotes before 3.12: each level picks a quote no enclosing string uses.
+        let inner = joined(vec![fv(
+            call(attr(s(", "), "join"), vec![n("x")]),
+            Conversion::None,
+            None,
+        )]);
+        let outer = joined(vec![fv(inner, Conversion::None, None)]);
+        assert_eq!(
+            pe_at(&outer, PyVersion::V3_8),
+            "f'{f\"\"\"{\", \".join(x)}\"\"\"}'"
+        );
+        let dict_field = joined(vec![fv(
+            Expr::Dict {
+                keys: vec![],
+                values: vec![],
+            },
+            Conversion::None,
+            None,
+        )]);
+        assert_eq!(pe(&dict_field), "f'{ {}}'");
+        let lam = joined(vec![fv(
+            Expr::Lambda {
+                args: Box::default(),
+                body: b(int(1)),
+            },
+            Conversion::None,
+            None,
+        )]);
+        assert_eq!(pe(&lam), "f'{(lambda: 1)}'");
+        assert_eq!(pe(&joined(vec![])), "f''");
+    }
+
+    #[test]
+    fn statements() {
+        let v = PyVersion::V3_12;
+        let func = Stmt::FunctionDef(Box::new(FunctionDef {
+            name: "f".into(),
+            args: Arguments {
+                posonlyargs: vec![Arg::new("a")],
+                args: vec![Arg {
+                    arg: "b".into(),
+                    annotation: Some(n("int")),
+                }],
+                vararg: None,
+                kwonlyargs: vec![Arg::new("c"), Arg::new("d")],
+                kw_defaults: vec![None, Some(int(1))],
+                kwarg: Some(Arg::new("kw")),
+                defaults: vec![int(0), int(2)],
+            },
+            body: vec![Stmt::Expr { value: s("Doc.") }],
+            decorator_list: vec![attr(n("a"), "b")],
+            returns: Some(n("T")),
+            type_params: vec![TypeParam::TypeVar {
+                name: "T".into(),
+                bound: Some(n("int")),
+                default_value: None,
+            }],
+        }));
+        assert_eq!(
+            print_stmt(&func, v),
+            "@a.b\ndef f[T: int](a=0, /, b: int = 2, *, c, d=1, **kw) -> T:\n    \"\"\"Doc.\"\"\"\n"
+        );
+        let empty_if = Stmt::If {
+            test: n("x"),
+            body: vec![],
+            orelse: vec![Stmt::If {
+                test: n("y"),
+                body: vec![Stmt::Pass],
+                orelse: vec![Stmt::Break],
+            }],
+        };
+        assert_eq!(
+            print_stmt(&empty_if, v),
+            "if x:\n    pass\nelif y:\n    pass\nelse:\n    break\n"
+        );
+        let ann = Stmt::AnnAssign {
+            target: n("x"),
+            annotation: n("int"),
+            value: None,
+            simple: false,
+        };
+        assert_eq!(print_stmt(&ann, v), "(x): int\n");
+        let del = Stmt::Delete {
+            targets: vec![n("a"), tuple(vec![n("b"), n("c")])],
+        };
+        assert_eq!(print_stmt(&del, v), "del a, (b, c)\n");
+        let imp = Stmt::ImportFrom {
+            module: None,
+            names: vec![Alias {
+                name: "x".into(),
+                asname: Some("y".into()),
+            }],
+            level: 2,
+        };
+        assert_eq!(print_stmt(&imp, v), "from .. import x as y\n");
+        let ret = Stmt::Return {
+            value: Some(Expr::Yield { value: None }),
+        };
+        assert_eq!(print_stmt(&ret, v), "return (yield)\n");
+        let try_star = Stmt::TryStar {
+            body: vec![],
+            handlers: vec![ExceptHandler {
+                type_: Some(tuple(vec![n("A"), n("B")])),
+                name: Some("e".into()),
+                body: vec![],
+            }],
+            orelse: vec![],
+            finalbody: vec![],
+        };
+        assert_eq!(
+            print_stmt(&try_star, v),
+            "try:\n    pass\nexcept* (A, B) as e:\n    pass\n"
+        );
+        let m = Stmt::Match {
+            subject: n("p"),
+            cases: vec![MatchCase {
+                pattern: Pattern::MatchAs {
+                    pattern: Some(Box::new(Pattern::MatchOr {
+                        patterns: vec![
+                            Pattern::MatchClass {
+                                cls: n("P"),
+                                patterns: vec![Pattern::MatchValue { value: int(0) }],
+                                kwd_attrs: vec!["y".into()],
+                                kwd_patterns: vec![Pattern::MatchAs {
+                                    pattern: None,
+                                    name: Some("y".into()),
+                                }],
+                            },
+                            Pattern::MatchSequence {
+                                patterns: vec![Pattern::MatchStar { name: None }],
+                            },
+                        ],
+                    })),
+                    name: Some("q".into()),
+                },
+                guard: None,
+                body: vec![Stmt::Pass],
+            }],
+        };
+        assert_eq!(
+            print_stmt(&m, v),
+            "match p:\n    case P(0, y=y) | [*_] as q:\n        pass\n"
+        );
+        let with = Stmt::With {
+            items: vec![WithItem {
+                context_expr: tuple(vec![n("a"), n("b")]),
+                optional_vars: None,
+            }],
+            body: vec![],
+        };
+        assert_eq!(print_stmt(&with, v), "with ((a, b)):\n    pass\n");
+        let module = vec![
+            Stmt::Import {
+                names: vec![Alias {
+                    name: "os".into(),
+                    asname: None,
+                }],
+            },
+            Stmt::ClassDef(Box::new(ClassDef {
+                name: "C".into(),
+                bases: vec![],
+                keywords: vec![],
+                body: vec![],
+                decorator_list: vec![],
+                type_params: vec![],
+            })),
+            Stmt::Global {
+                names: vec!["a".into(), "b".into()],
+            },
+        ];
+        assert_eq!(
+            print_module(&module, v),
+            "import os\n\n\nclass C:\n    pass\n\n\nglobal a, b\n"
+        );
+    }
+
+    #[test]
+    fn long_operator_chain() {
+        let mut e = n("a");
+        for _ in 0..100_000 {
+            e = bin(e, Operator::Add, n("b"));
+        }
+        assert_eq!(pe(&e).len(), 1 + 100_000 * 4);
+        // Dropping a deep tree recurses too; that is the caller's business.
+        std::mem::forget(e);
+    }
+
+    #[test]
+    fn odd_trees_do_not_panic() {
+        let weird = Stmt::Try {
+            body: vec![],
+            handlers: vec![],
+            orelse: vec![],
+            finalbody: vec![],
+        };
+        assert_eq!(
+            print_stmt(&weird, PyVersion::V3_8),
+            "try:\n    pass\nfinally:\n    pass\n"
+        );
+        let args = Arguments {
+            defaults: vec![int(1), int(2), int(3)],
+            kw_defaults: vec![Some(int(1))],
+            args: vec![Arg::new("a")],
+            ..Arguments::default()
+        };
+        let lam = Expr::Lambda {
+            args: Box::new(args),
+            body: b(n("a")),
+        };
+        assert_eq!(pe(&lam), "lambda a=3: a");
+        let dict = Expr::Dict {
+            keys: vec![Some(n("a")), Some(n("b"))],
+            values: vec![n("x")],
+        };
+        assert_eq!(pe(&dict), "{a: x}");
+        let cmp = Expr::Compare {
+            left: b(n("a")),
+            ops: vec![CmpOp::Eq],
+            comparators: vec![],
+        };
+        assert_eq!(pe(&cmp), "a");
+        let m = Stmt::Match {
+            subject: n("x"),
+            cases: vec![],
+        };
+        assert!(print_stmt(&m, PyVersion::V3_10).contains("case _ if False"));
+        let bad_str = c(Constant::Str(StrValue(vec![0x11_0000, 0xDFFF])));
+        assert_eq!(pe(&bad_str), "'\\U00110000\\udfff'");
+        let _ = pe(&fv(n("x"), Conversion::None, Some(n("y"))));
+        let _ = pe(&Expr::Slice {
+            lower: None,
+            upper: None,
+            step: None,
+        });
+        let _ = pe(&Expr::Set { elts: vec![] });
+        let _ = pe(&c(Constant::Int(String::new())));
     }
 }

@@ -41,8 +41,12 @@ def normalized(code: types.CodeType) -> list:
 
 
 def recompiled(code: types.CodeType, source: str):
+    if code.co_name != "<module>" and not code.co_flags & 1:
+        # a class body on its own is its statements: compile them as that class's body
+        body = "".join("    " + line + "\n" for line in source.splitlines()) or "    pass\n"
+        source = f"class {code.co_name}:\n{body}"
     module = compile(source, code.co_filename, "exec", dont_inherit=True)
-    if not code.co_flags & 1:  # module or class body: the statements themselves
+    if code.co_name == "<module>":
         return module
     for c in module.co_consts:
         if isinstance(c, types.CodeType) and c.co_name == code.co_name:

@@ -613,6 +613,24 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            // 3.11+ exception handlers. The saved exception that PUSH_EXC_INFO pushes under the
+            // current one is not on the symbolic stack (POP_EXCEPT restores it): the structurer
+            // accounts for it.
+            "PUSH_EXC_INFO" | "POP_EXCEPT" => {}
+            "CHECK_EXC_MATCH" => {
+                let t = self.pop_expr(ins)?;
+                self.push(Expr::Call {
+                    func: Box::new(Expr::name(EXC_MATCH)),
+                    args: vec![t],
+                    keywords: Vec::new(),
+                });
+            }
+            "RERAISE" => {
+                self.out.push(Stmt::Expr {
+                    value: Expr::name(RERAISE),
+                });
+                return Ok(Some(Exit::Exit));
+            }
             // a generator's prologue: the value the frame is first resumed with, popped at once
             "RETURN_GENERATOR" => self.stack.push(Val::Null),
             "YIELD_VALUE" => {
@@ -688,6 +706,9 @@ impl<'a> Sim<'a> {
             }
             "COPY" | "DUP_TOP" => {
                 let n = if name == "DUP_TOP" { 1 } else { raw as usize };
+                if n == 0 {
+                    return Err(self.err(ins, "COPY 0"));
+                }
                 let i = self
                     .stack
                     .len()
@@ -1370,6 +1391,11 @@ impl<'a> Sim<'a> {
         Ok(None)
     }
 }
+
+/// Markers the structurer reads: the exception being handled, a CHECK_EXC_MATCH test, a RERAISE.
+pub const EXC: &str = "\u{0}exception";
+pub const EXC_MATCH: &str = "\u{0}exc_match";
+pub const RERAISE: &str = "\u{0}reraise";
 
 /// A format spec as an f-string part list (a constant spec is one constant part).
 fn as_joined(e: Expr) -> Expr {

@@ -39,6 +39,14 @@ pub struct Structurer<'a> {
     work: usize,
     /// The stack depth at each block's entry (from the assembler's stack walk), where known.
     entry_depth: Vec<Option<u32>>,
+    /// Handler blocks whose ranges are being structured (blocks they cover may be run), as block
+    /// index ranges `lo..=hi`: a try body's handler, or a handler's own region.
+    active: Vec<(usize, usize)>,
+    /// The try bodies being structured, innermost last: their handler, and the first block found
+    /// outside the range (where the body ends).
+    try_body: Vec<(usize, Option<usize>)>,
+    /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
+    depth_offset: usize,
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
@@ -74,6 +82,25 @@ fn body(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
     stmts
 }
 
+/// `pass` for an empty body.
+fn body_or_pass(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    body(stmts)
+}
+
+/// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body, wherever
+/// the body ends (also before a return or at the end of each arm).
+fn strip_unbind(stmts: &mut Vec<Stmt>, name: &str) {
+    let is_unbind = |a: &Stmt, b: &Stmt| {
+        matches!(a, Stmt::Assign { targets, value: Expr::Constant { value: Constant::None, .. } }
+            if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
+            && matches!(b, Stmt::Delete { targets } if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
+    };
+    let n = stmts.len();
+    if n >= 2 && is_unbind(&stmts[n - 2], &stmts[n - 1]) {
+        stmts.truncate(n - 2);
+    }
+}
+
 /// The placeholder the loop body's first store takes its value from: the loop's item.
 const ITEM: &str = "\u{0}for-item";
 
@@ -96,6 +123,9 @@ impl<'a> Structurer<'a> {
             .collect();
         Structurer {
             entry_depth,
+            active: Vec::new(),
+            try_body: Vec::new(),
+            depth_offset: 0,
             code,
             cfg,
             ipdom,
@@ -109,6 +139,14 @@ impl<'a> Structurer<'a> {
 
     fn err(&self, msg: impl Into<String>) -> DecompileError {
         DecompileError::new(self.code, msg)
+    }
+
+    /// The values of `stack` above `base`; an error if the stack went below it.
+    fn above(&self, stack: &[Val], base: &[Val]) -> Result<Vec<Val>, DecompileError> {
+        stack
+            .get(base.len()..)
+            .map(<[Val]>::to_vec)
+            .ok_or_else(|| self.err("the stack went below the statement's base"))
     }
 
     fn instrs(&self, b: usize) -> Vec<&'a Instr> {
@@ -176,7 +214,7 @@ impl<'a> Structurer<'a> {
     /// Then the arms compute a value: an expression, not statements.
     fn merges_deeper(&self, b: usize, after: usize) -> bool {
         let Some(m) = self.ipdom[b] else { return false };
-        matches!(self.entry_depth[m], Some(d) if d as usize > after)
+        matches!(self.entry_depth[m], Some(d) if d as usize > after + self.depth_offset)
     }
 
     /// An expression-level branch at the end of block `b`: both arms up to the merge, combined into
@@ -313,8 +351,10 @@ impl<'a> Structurer<'a> {
                 self.err("control flow this decompiler does not structure yet (work budget spent)")
             );
         }
-        if self.cfg.blocks[b].handler.is_some() {
-            return Err(self.err("try/except/finally and with blocks are not decompiled yet"));
+        if let Some((h, _, _)) = self.cfg.blocks[b].handler {
+            if !self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h)) {
+                return Err(self.err("an exception handler this decompiler does not structure yet"));
+            }
         }
         if std::mem::replace(&mut self.emitted[b], true) {
             return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
@@ -354,12 +394,50 @@ impl<'a> Structurer<'a> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
+        self.region_carry(start, stop, base, Vec::new(), lp)
+    }
+
+    /// [`Self::region`] whose first block starts with `carry` over `base`.
+    fn region_carry(
+        &mut self,
+        start: usize,
+        stop: Option<usize>,
+        base: &[Val],
+        carry: Vec<Val>,
+        lp: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
         let mut out = Vec::new();
         let mut b = start;
-        let mut carry: Vec<Val> = Vec::new();
+        let mut carry: Vec<Val> = carry;
         loop {
             if Some(b) == stop {
                 break;
+            }
+            // A try body ends at the first block its handler does not cover.
+            if let Some(&(h, None)) = self.try_body.last() {
+                if self.cfg.blocks[b].handler.map(|x| x.0) != Some(h) && carry.is_empty() {
+                    if let Some(t) = self.try_body.last_mut() {
+                        t.1 = Some(b);
+                    }
+                    break;
+                }
+            }
+            // A try statement starts here.
+            if let Some((h, _, _)) = self.cfg.blocks[b].handler {
+                let user_handler =
+                    self.instrs(h).first().map(|i| i.op.name) == Some("PUSH_EXC_INFO");
+                let inside = self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h));
+                if user_handler && !inside && carry.is_empty() {
+                    let (stmt, next) = self.try_stmt(b, h, base, lp)?;
+                    out.push(stmt);
+                    match next {
+                        Some(n) => {
+                            b = n;
+                            continue;
+                        }
+                        None => break,
+                    }
+                }
             }
             if let Some(ctx) = lp {
                 if Some(b) == ctx.exit {
@@ -403,12 +481,20 @@ impl<'a> Structurer<'a> {
                             self.loop_at(n).is_some()
                                 && self.instrs(n).first().map(|i| i.op.name) == Some("FOR_ITER")
                         });
-                        if !into_for || left.len() != base.len() + 1 {
+                        // a try body's last value can be used just outside its range (the compiler
+                        // leaves RETURN_VALUE, which cannot raise, out of the range)
+                        let leaves_try = self.try_body.last().is_some_and(|&(h, found)| {
+                            found.is_none()
+                                && next.is_some_and(|n| {
+                                    self.cfg.blocks[n].handler.map(|x| x.0) != Some(h)
+                                })
+                        });
+                        if !leaves_try && (!into_for || left.len() != base.len() + 1) {
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",
                             ));
                         }
-                        carry = left[base.len()..].to_vec();
+                        carry = self.above(&left, base)?;
                     }
                     match next {
                         Some(n) => b = n,
@@ -429,7 +515,7 @@ impl<'a> Structurer<'a> {
                         if stack.len() < base.len() {
                             return Err(self.err("an expression branch pops below its statement"));
                         }
-                        carry = stack[base.len()..].to_vec();
+                        carry = self.above(&stack, base)?;
                         b = merge;
                         continue;
                     }
@@ -488,6 +574,187 @@ impl<'a> Structurer<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// `try:` whose body starts at `b` and whose handler block is `h` (3.11+ exception table).
+    fn try_stmt(
+        &mut self,
+        b: usize,
+        h: usize,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<(Stmt, Option<usize>), DecompileError> {
+        // The handler's own code is covered by a cleanup handler (COPY 3; POP_EXCEPT; RERAISE 1),
+        // the last block of the statement; what follows it is where the statement ends.
+        let cleanup = self.cfg.blocks[h]
+            .handler
+            .map(|x| x.0)
+            .ok_or_else(|| self.err("a handler without its cleanup"))?;
+        let cleanup_names: Vec<&str> = self.instrs(cleanup).iter().map(|i| i.op.name).collect();
+        if cleanup_names != ["COPY", "POP_EXCEPT", "RERAISE"] || cleanup < h {
+            return Err(self.err("an exception handler of a shape this decompiler does not know"));
+        }
+        let end = (cleanup + 1 < self.cfg.blocks.len()).then_some(cleanup + 1);
+        // the body
+        self.active.push((h, h));
+        self.try_body.push((h, None));
+        let body = self.region(b, None, base, lp);
+        let after = self.try_body.pop().and_then(|t| t.1);
+        self.active.pop();
+        let body = body?;
+        // the handler, with the exception on the stack (and the saved one off the symbolic stack)
+        self.active.push((h, cleanup));
+        self.depth_offset += 1;
+        let handlers = self.handler_clauses(h, cleanup, end, base, lp);
+        self.depth_offset -= 1;
+        self.active.pop();
+        let (handlers, finalbody) = handlers?;
+        self.emitted[cleanup] = true;
+        // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
+        let rest = match after {
+            Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
+            _ => Vec::new(),
+        };
+        let stmt = if let Some(finalbody) = finalbody {
+            if rest != finalbody {
+                return Err(self.err("a finally block whose normal-path copy differs"));
+            }
+            Stmt::Try {
+                body: body_or_pass(body),
+                handlers: Vec::new(),
+                orelse: Vec::new(),
+                finalbody,
+            }
+        } else {
+            Stmt::Try {
+                body: body_or_pass(body),
+                handlers,
+                orelse: rest,
+                finalbody: Vec::new(),
+            }
+        };
+        Ok((stmt, end))
+    }
+
+    /// The clauses of handler `h` (up to its cleanup block), or the body of a `finally:`.
+    #[allow(clippy::type_complexity)]
+    fn handler_clauses(
+        &mut self,
+        h: usize,
+        cleanup: usize,
+        end: Option<usize>,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<(Vec<crate::ast::ExceptHandler>, Option<Vec<Stmt>>), DecompileError> {
+        use crate::ast::ExceptHandler;
+        use crate::exprs::{EXC, EXC_MATCH, RERAISE};
+        let is_marker =
+            |s: &Stmt, m: &str| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m);
+        let exc = || vec![Val::Expr(Expr::name(EXC))];
+        let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
+        let has_match = (h..cleanup).any(|x| {
+            self.instrs(x)
+                .iter()
+                .any(|i| i.op.name == "CHECK_EXC_MATCH")
+        });
+        if !has_match && names.get(1) != Some(&"POP_TOP") {
+            // finally: the handler runs the body then re-raises
+            let mut fin = self.region_carry(h, Some(cleanup), base, exc(), lp)?;
+            if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+                return Err(self.err("a finally handler that does not re-raise"));
+            }
+            fin.pop();
+            return Ok((Vec::new(), Some(body_or_pass(fin))));
+        }
+        let mut clauses = Vec::new();
+        let mut cur = h;
+        loop {
+            let first = self
+                .instrs(cur)
+                .iter()
+                .find(|i| i.op.name != "PUSH_EXC_INFO")
+                .map(|i| i.op.name);
+            if first == Some("RERAISE") {
+                // no clause matched: re-raise (the end of the clauses)
+                self.emitted[cur] = true;
+                break;
+            }
+            if first == Some("POP_TOP") {
+                // bare `except:`, always last
+                let mut stmts = self.region_carry(cur, end, base, exc(), lp)?;
+                if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
+                    stmts.remove(0);
+                }
+                clauses.push(ExceptHandler {
+                    type_: None,
+                    name: None,
+                    body: body_or_pass(stmts),
+                });
+                break;
+            }
+            // `except T [as name]:` — T; CHECK_EXC_MATCH; POP_JUMP_IF_FALSE to the next clause
+            let mut start = base.to_vec();
+            start.extend(exc());
+            let (stmts, exit, left) = self.run(cur, start)?;
+            let (test, next) = match exit {
+                Exit::Branch {
+                    test,
+                    jump_if: false,
+                    keep: false,
+                    copy: false,
+                } if stmts.is_empty() => (test, self.succ(cur, EdgeKind::Jump)),
+                _ => {
+                    return Err(
+                        self.err("an except clause of a shape this decompiler does not know")
+                    )
+                }
+            };
+            let type_ = match test {
+                Expr::Call { func, mut args, .. }
+                    if matches!(func.as_ref(), Expr::Name { id, .. } if id == EXC_MATCH)
+                        && args.len() == 1 =>
+                {
+                    args.remove(0)
+                }
+                _ => return Err(self.err("an except clause without its exception test")),
+            };
+            let body_start = self
+                .succ(cur, EdgeKind::Fall)
+                .ok_or_else(|| self.err("an except clause without a body"))?;
+            let carry = self.above(&left, base)?;
+            let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
+            // `except T as name:` binds the exception first and unbinds it at the end
+            let name = match stmts.first() {
+                Some(Stmt::Assign {
+                    targets,
+                    value: Expr::Name { id, .. },
+                }) if id == EXC && targets.len() == 1 => match &targets[0] {
+                    Expr::Name { id, .. } => Some(id.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(n) = &name {
+                stmts.remove(0);
+                strip_unbind(&mut stmts, n);
+            } else if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
+                stmts.remove(0);
+            }
+            clauses.push(ExceptHandler {
+                type_: Some(type_),
+                name,
+                body: body_or_pass(stmts),
+            });
+            match next {
+                Some(n) if n < cleanup => cur = n,
+                _ => break,
+            }
+        }
+        // the blocks that unbind a named exception on the error path are the compiler's own
+        for x in h..cleanup {
+            self.emitted[x] = true;
+        }
+        Ok((clauses, None))
     }
 
     /// The loop headed by `header`, entered with `stack`; `guard` is the test and exit of a `while`

@@ -30,12 +30,22 @@ def _code_of(obj: Any) -> Union[types.CodeType, CodeModel]:
     code = getattr(obj, "__code__", None)
     if isinstance(code, types.CodeType):
         return code
+    if hasattr(obj, "co_code"):  # anything with a code object's attributes
+        return obj
     raise TypeError(f"cannot decompile a {type(obj).__name__}: give a function, a code object or a .pyc")
 
 
 def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
-    """Source for ``obj``, and the objects its ``__framejit_const_<i>`` names stand for."""
-    source, objects = _native.decompile_code(_code_of(obj))
+    """Source for ``obj``, and the objects its ``__framejit_const_<i>`` names stand for. Given a
+    function, its signature is complete (defaults, keyword-only defaults and annotations live on the
+    function object, not its code)."""
+    fn = obj
+    for attr in ("__func__", "fget"):
+        fn = getattr(fn, attr, fn)
+    extra = {}
+    if isinstance(fn, types.FunctionType):
+        extra = dict(defaults=fn.__defaults__, kwdefaults=fn.__kwdefaults__, annotations=fn.__annotations__)
+    source, objects = _native.decompile_code(_code_of(obj), **extra)
     return source, {f"__framejit_const_{i}": o for i, o in enumerate(objects)}
 
 

@@ -39,6 +39,8 @@ pub enum Val {
     Function(Box<FuncVal>),
     /// `__build_class__` (LOAD_BUILD_CLASS), until it is called.
     BuildClass,
+    /// An iterator (GET_ITER) over the expression: a for loop's, popped by `break` without a statement.
+    Iter(Expr),
     /// A class being made (the call of `__build_class__`, and what decorates it), until it is stored.
     Class(Box<ClassVal>),
 }
@@ -508,7 +510,7 @@ impl<'a> Sim<'a> {
     /// A value used as an expression: functions become lambdas (only a lambda has an expression form).
     fn expr_of(&self, ins: &Instr, v: Val) -> Result<Expr, DecompileError> {
         match v {
-            Val::Expr(e) => Ok(e),
+            Val::Expr(e) | Val::Iter(e) => Ok(e),
             Val::Function(f) => match self.code.consts.get(f.code) {
                 Some(Const::Code(code)) if code.name == "<lambda>" && f.decorators.is_empty() => {
                     crate::lambda(code, &f)
@@ -613,6 +615,88 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            "DICT_MERGE" | "DICT_UPDATE" => {
+                let items = self.pop_expr(ins)?;
+                let idx = self
+                    .stack
+                    .len()
+                    .checked_sub(raw as usize)
+                    .ok_or_else(|| self.err(ins, "stack underflow"))?;
+                match self.stack.get_mut(idx) {
+                    Some(Val::Expr(Expr::Dict { keys, values })) => match items {
+                        Expr::Dict { keys: k, values: v } => {
+                            keys.extend(k);
+                            values.extend(v);
+                        }
+                        other => {
+                            keys.push(None);
+                            values.push(other);
+                        }
+                    },
+                    _ => return Err(self.err(ins, "merges into something that is not a dict")),
+                }
+            }
+            "CALL_FUNCTION_EX" => {
+                // f(*args, **kwargs): the positional tuple and (flag 1) the keyword dict
+                let kwargs = if raw & 1 == 1 {
+                    Some(self.pop_expr(ins)?)
+                } else {
+                    None
+                };
+                let posargs = self.pop_expr(ins)?;
+                let f = self.pop(ins)?;
+                let func = match f {
+                    Val::Null => self.pop_expr(ins)?,
+                    other => {
+                        if matches!(self.stack.last(), Some(Val::Null)) {
+                            self.stack.pop();
+                        }
+                        self.expr_of(ins, other)?
+                    }
+                };
+                let args = match posargs {
+                    Expr::Tuple { elts, .. } | Expr::List { elts, .. } => elts,
+                    Expr::Constant {
+                        value: Constant::Tuple(items),
+                        ..
+                    } => items.into_iter().map(Expr::constant).collect(),
+                    other => vec![Expr::Starred {
+                        value: Box::new(other),
+                        ctx: ExprContext::Load,
+                    }],
+                };
+                let mut keywords = Vec::new();
+                match kwargs {
+                    Some(Expr::Dict { keys, values }) => {
+                        for (k, v) in keys.into_iter().zip(values) {
+                            let arg = match k {
+                                None => None,
+                                Some(Expr::Constant {
+                                    value: Constant::Str(s),
+                                    ..
+                                }) => Some(
+                                    s.to_string_lossless()
+                                        .ok_or_else(|| self.err(ins, "keyword is not text"))?,
+                                ),
+                                Some(_) => {
+                                    return Err(self.err(ins, "a keyword that is not a string"))
+                                }
+                            };
+                            keywords.push(Keyword { arg, value: v });
+                        }
+                    }
+                    Some(other) => keywords.push(Keyword {
+                        arg: None,
+                        value: other,
+                    }),
+                    None => {}
+                }
+                self.push(Expr::Call {
+                    func: Box::new(func),
+                    args,
+                    keywords,
+                });
+            }
             // 3.11+ exception handlers. The saved exception that PUSH_EXC_INFO pushes under the
             // current one is not on the symbolic stack (POP_EXCEPT restores it): the structurer
             // accounts for it.
@@ -1365,7 +1449,7 @@ impl<'a> Sim<'a> {
             }
             "GET_ITER" => {
                 let v = self.pop_expr(ins)?;
-                self.push(v);
+                self.stack.push(Val::Iter(v));
             }
             "FOR_ITER" => {
                 let iter = self.pop_expr(ins)?;

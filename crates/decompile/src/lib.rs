@@ -353,12 +353,22 @@ pub fn decompile_source(code: &CodeInput) -> Result<String, DecompileError> {
         annotations: Vec::new(),
         decorators: Vec::new(),
     };
+    decompile_source_with(code, &empty)
+}
+
+/// [`decompile_source`] for a function whose defaults and annotations (from the function object)
+/// are in `f`.
+pub fn decompile_source_with(
+    code: &CodeInput,
+    f: &exprs::FuncVal,
+) -> Result<String, DecompileError> {
+    let empty = f;
     let stmts = if code.name == "<lambda>" {
         vec![ast::Stmt::Expr {
-            value: lambda(code, &empty)?,
+            value: lambda(code, empty)?,
         }]
     } else if code.flags & input::flags::OPTIMIZED != 0 {
-        vec![decompile_function(code)?]
+        vec![function_def(code, empty)?]
     } else if code.name != "<module>" {
         // a class body on its own: its statements, without the compiler's prologue and epilogue
         match class_def(

@@ -82,6 +82,50 @@ fn body(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
     stmts
 }
 
+/// Remove the copy of `fin` that precedes each `return`, `break` and `continue` in `stmts` (not in
+/// nested functions or classes); false if an exit has no such copy.
+fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
+    let is_exit = |s: &Stmt| matches!(s, Stmt::Return { .. } | Stmt::Break | Stmt::Continue);
+    let mut i = 0;
+    while i < stmts.len() {
+        if is_exit(&stmts[i]) {
+            let n = fin.len();
+            if i < n || stmts[i - n..i] != *fin {
+                return false;
+            }
+            stmts.drain(i - n..i);
+            i -= n;
+        } else {
+            let ok = match &mut stmts[i] {
+                Stmt::If { body, orelse, .. }
+                | Stmt::For { body, orelse, .. }
+                | Stmt::While { body, orelse, .. } => {
+                    strip_finally_copies(body, fin) && strip_finally_copies(orelse, fin)
+                }
+                Stmt::Try {
+                    body,
+                    handlers,
+                    orelse,
+                    finalbody,
+                } => {
+                    strip_finally_copies(body, fin)
+                        && strip_finally_copies(orelse, fin)
+                        && strip_finally_copies(finalbody, fin)
+                        && handlers
+                            .iter_mut()
+                            .all(|h| strip_finally_copies(&mut h.body, fin))
+                }
+                _ => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        i += 1;
+    }
+    true
+}
+
 /// `pass` for an empty body.
 fn body_or_pass(stmts: Vec<Stmt>) -> Vec<Stmt> {
     body(stmts)
@@ -475,6 +519,14 @@ impl<'a> Structurer<'a> {
                     let next = self
                         .succ(b, EdgeKind::Jump)
                         .or_else(|| self.succ(b, EdgeKind::Fall));
+                    // `break` out of a for loop pops the loop's iterator on its way out
+                    let breaks_for = left.len() + 1 == base.len()
+                        && matches!(base.last(), Some(Val::Iter(_)))
+                        && lp.is_some_and(|c| next.is_some() && next == c.exit);
+                    if breaks_for {
+                        out.push(Stmt::Break);
+                        break;
+                    }
                     if left.len() != base.len() {
                         // the iterator GET_ITER left goes into the loop its FOR_ITER heads
                         let into_for = next.is_some_and(|n| {
@@ -541,9 +593,9 @@ impl<'a> Structurer<'a> {
                         && lp.map(|c| c.header) != Some(fall)
                     {
                         let saved = (self.visits.clone(), self.emitted.clone());
-                        if let Ok((stmts, next)) =
-                            self.loop_stmt(fall, base.to_vec(), Some((test.clone(), taken)))
-                        {
+                        let attempt =
+                            self.loop_stmt(fall, base.to_vec(), Some((test.clone(), taken)));
+                        if let Ok((stmts, next)) = attempt {
                             out.extend(stmts);
                             match next.block {
                                 Some(n) => {
@@ -618,6 +670,12 @@ impl<'a> Structurer<'a> {
         let stmt = if let Some(finalbody) = finalbody {
             if rest != finalbody {
                 return Err(self.err("a finally block whose normal-path copy differs"));
+            }
+            // CPython copies the finally body before every return/break/continue that leaves the
+            // try: drop those copies, or refuse, so that it does not run twice
+            let mut body = body;
+            if !strip_finally_copies(&mut body, &finalbody) {
+                return Err(self.err("an exit from a try body without the finally body's copy"));
             }
             Stmt::Try {
                 body: body_or_pass(body),
@@ -856,6 +914,10 @@ impl<'a> Structurer<'a> {
                 let fall = self
                     .succ(header, EdgeKind::Fall)
                     .ok_or_else(|| self.err("branch without fall-through"))?;
+                if self.is_bottom_test(ctx, taken, fall, &test, jump_if) {
+                    self.bottom_test_seen = true;
+                    return Ok(out);
+                }
                 let merge = self.ipdom[header].filter(|m| Some(*m) != ctx.exit);
                 let then = self.region(fall, merge, base, Some(ctx))?;
                 let orelse = self.region(taken, merge, base, Some(ctx))?;
@@ -881,7 +943,7 @@ impl<'a> Structurer<'a> {
         stack: Vec<Val>,
     ) -> Result<(Vec<Stmt>, Next), DecompileError> {
         let iter = match stack.last() {
-            Some(Val::Expr(e)) => e.clone(),
+            Some(Val::Iter(e)) | Some(Val::Expr(e)) => e.clone(),
             _ => return Err(self.err("FOR_ITER without an iterator on the stack")),
         };
         let for_iter = *self

@@ -2,7 +2,8 @@
 
 use framejit_bytecode::decode::CodeTables;
 use framejit_bytecode::PyVersion;
-use framejit_decompile::ast::{Constant, StrValue};
+use framejit_decompile::ast::{Constant, Expr, StrValue};
+use framejit_decompile::exprs::FuncVal;
 use framejit_decompile::{CodeInput, CodeParts, Const};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -86,10 +87,30 @@ fn constant<'py>(
         }
     } else if obj.hasattr("co_code")? {
         return Ok(Const::Code(Box::new(code_input(obj, version, opaque)?)));
+    } else if is_builtin(obj)? {
+        // int, str, len, ...: by name, as a person would write them
+        Constant::Opaque(obj.getattr("__name__")?.extract()?)
     } else {
         Constant::Opaque(opaque.reference(obj)?)
     };
     Ok(Const::Value(value))
+}
+
+/// Is `obj` the builtin of its own name (a builtin type or function)?
+fn is_builtin(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(name) = obj.getattr("__name__").and_then(|n| n.extract::<String>()) else {
+        return Ok(false);
+    };
+    let builtins = obj.py().import("builtins")?;
+    Ok(builtins.getattr(name.as_str()).is_ok_and(|b| b.is(obj)))
+}
+
+fn expr_of(c: Const, opaque: &mut Opaque<'_>) -> Expr {
+    let _ = opaque;
+    match c {
+        Const::Value(v) => Expr::constant(v),
+        Const::Code(code) => Expr::constant(Constant::Opaque(code.name.clone())),
+    }
 }
 
 fn strings(obj: &Bound<'_, PyAny>, attr: &str) -> PyResult<Vec<String>> {
@@ -162,10 +183,13 @@ fn decompile_error(e: &framejit_decompile::DecompileError) -> PyErr {
 /// Decompile a code object (live, or a `CodeModel` of any version): `(source, opaque objects)` where
 /// `__framejit_const_<i>` in the source stands for `objects[i]`.
 #[pyfunction]
-#[pyo3(signature = (code, minor=None))]
+#[pyo3(signature = (code, minor=None, defaults=None, kwdefaults=None, annotations=None))]
 pub fn decompile_code<'py>(
     code: &Bound<'py, PyAny>,
     minor: Option<u8>,
+    defaults: Option<&Bound<'py, PyAny>>,
+    kwdefaults: Option<&Bound<'py, PyAny>>,
+    annotations: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(String, Bound<'py, PyList>)> {
     let py = code.py();
     let version = match (code.cast::<CodeModel>(), minor) {
@@ -177,6 +201,33 @@ pub fn decompile_code<'py>(
         objects: PyList::empty(py),
     };
     let input = code_input(code, version, &mut opaque)?;
-    let source = framejit_decompile::decompile_source(&input).map_err(|e| decompile_error(&e))?;
+    // The function object's own attributes: defaults, keyword-only defaults, annotations.
+    let mut f = FuncVal {
+        code: 0,
+        defaults: Vec::new(),
+        kwdefaults: Vec::new(),
+        annotations: Vec::new(),
+        decorators: Vec::new(),
+    };
+    if let Some(d) = defaults.filter(|d| !d.is_none()) {
+        for v in d.try_iter()? {
+            let c = constant(&v?, version, &mut opaque, 0)?;
+            f.defaults.push(expr_of(c, &mut opaque));
+        }
+    }
+    for (src, dst) in [
+        (kwdefaults, &mut f.kwdefaults),
+        (annotations, &mut f.annotations),
+    ] {
+        if let Some(d) = src.filter(|d| !d.is_none()) {
+            for item in d.call_method0("items")?.try_iter()? {
+                let (k, v): (String, Bound<'py, PyAny>) = item?.extract()?;
+                let c = constant(&v, version, &mut opaque, 0)?;
+                dst.push((k, expr_of(c, &mut opaque)));
+            }
+        }
+    }
+    let source =
+        framejit_decompile::decompile_source_with(&input, &f).map_err(|e| decompile_error(&e))?;
     Ok((source, opaque.objects))
 }

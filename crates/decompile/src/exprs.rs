@@ -41,6 +41,8 @@ pub enum Val {
     BuildClass,
     /// An iterator (GET_ITER) over the expression: a for loop's, popped by `break` without a statement.
     Iter(Expr),
+    /// The `__exit__` that BEFORE_WITH pushed under the `__enter__()` result.
+    WithExit,
     /// A class being made (the call of `__build_class__`, and what decorates it), until it is stored.
     Class(Box<ClassVal>),
 }
@@ -615,6 +617,15 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            "BEFORE_WITH" => {
+                let cm = self.pop_expr(ins)?;
+                self.stack.push(Val::WithExit);
+                self.push(Expr::Call {
+                    func: Box::new(Expr::name(WITH_ENTER)),
+                    args: vec![cm],
+                    keywords: Vec::new(),
+                });
+            }
             "DICT_MERGE" | "DICT_UPDATE" => {
                 let items = self.pop_expr(ins)?;
                 let idx = self
@@ -1307,6 +1318,11 @@ impl<'a> Sim<'a> {
                 let func = if name == "CALL" || name == "CALL_KW" {
                     let x = self.pop(ins)?;
                     let y = self.pop(ins)?;
+                    if y == Val::WithExit || x == Val::WithExit {
+                        // the with statement's exit call __exit__(None, None, None)
+                        self.push(Expr::name(WITH_EXIT));
+                        return Ok(None);
+                    }
                     match (y, x) {
                         (Val::Null, f) | (f, Val::Null) => f,
                         (f, this) => {
@@ -1480,6 +1496,8 @@ impl<'a> Sim<'a> {
 pub const EXC: &str = "\u{0}exception";
 pub const EXC_MATCH: &str = "\u{0}exc_match";
 pub const RERAISE: &str = "\u{0}reraise";
+pub const WITH_ENTER: &str = "\u{0}with_enter";
+pub const WITH_EXIT: &str = "\u{0}with_exit";
 
 /// A format spec as an f-string part list (a constant spec is one constant part).
 fn as_joined(e: Expr) -> Expr {

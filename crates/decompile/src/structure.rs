@@ -47,6 +47,8 @@ pub struct Structurer<'a> {
     try_body: Vec<(usize, Option<usize>)>,
     /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
     depth_offset: usize,
+    /// The next block run starts with a with statement's exit call, which is part of that statement.
+    expect_exit_call: bool,
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
@@ -170,6 +172,7 @@ impl<'a> Structurer<'a> {
             active: Vec::new(),
             try_body: Vec::new(),
             depth_offset: 0,
+            expect_exit_call: false,
             code,
             cfg,
             ipdom,
@@ -511,7 +514,14 @@ impl<'a> Structurer<'a> {
                     None => break,
                 }
             }
-            let (stmts, exit, left) = self.run(b, stack)?;
+            let (mut stmts, exit, left) = self.run(b, stack)?;
+            if std::mem::take(&mut self.expect_exit_call) {
+                let is_exit_call = matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == crate::exprs::WITH_EXIT);
+                if !is_exit_call {
+                    return Err(self.err("a with statement whose exit call is not where expected"));
+                }
+                stmts.remove(0);
+            }
             out.extend(stmts);
             match exit {
                 Exit::Exit => break,
@@ -519,6 +529,23 @@ impl<'a> Structurer<'a> {
                     let next = self
                         .succ(b, EdgeKind::Jump)
                         .or_else(|| self.succ(b, EdgeKind::Fall));
+                    // `with CM [as x]:` — BEFORE_WITH left __exit__ and __enter__() for the body
+                    if left.len() == base.len() + 2
+                        && matches!(left.get(base.len()), Some(Val::WithExit))
+                    {
+                        let start =
+                            next.ok_or_else(|| self.err("a with statement without a body"))?;
+                        let (stmt, after, more) = self.with_stmt(start, base, left, lp)?;
+                        out.push(stmt);
+                        match after {
+                            Some(n) => {
+                                b = n;
+                                carry = more;
+                                continue;
+                            }
+                            None => break,
+                        }
+                    }
                     // `break` out of a for loop pops the loop's iterator on its way out
                     let breaks_for = left.len() + 1 == base.len()
                         && matches!(base.last(), Some(Val::Iter(_)))
@@ -626,6 +653,97 @@ impl<'a> Structurer<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// `with` whose body starts at `start`; `left` ends with __exit__ and the `__enter__()` result.
+    fn with_stmt(
+        &mut self,
+        start: usize,
+        base: &[Val],
+        left: Vec<Val>,
+        lp: Option<&LoopCtx>,
+    ) -> Result<(Stmt, Option<usize>, Vec<Val>), DecompileError> {
+        use crate::ast::WithItem;
+        use crate::exprs::{WITH_ENTER, WITH_EXIT};
+        let h = self.cfg.blocks[start]
+            .handler
+            .map(|x| x.0)
+            .ok_or_else(|| self.err("a with body without its handler"))?;
+        let names: Vec<&str> = self.instrs(h).iter().take(2).map(|i| i.op.name).collect();
+        if names != ["PUSH_EXC_INFO", "WITH_EXCEPT_START"] {
+            return Err(self.err("a with statement of a shape this decompiler does not know"));
+        }
+        let cm = match left.last() {
+            Some(Val::Expr(Expr::Call { func, args, .. }))
+                if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER)
+                    && args.len() == 1 =>
+            {
+                args[0].clone()
+            }
+            _ => return Err(self.err("a with statement without its context manager")),
+        };
+        let mut body_base = base.to_vec();
+        body_base.push(Val::WithExit);
+        self.active.push((h, h));
+        self.try_body.push((h, None));
+        let enter = left.last().cloned().into_iter().collect();
+        let body = self.region_carry(start, None, &body_base, enter, lp);
+        let after = self.try_body.pop().and_then(|t| t.1);
+        self.active.pop();
+        let mut body = body?;
+        let target = match body.first() {
+            Some(Stmt::Assign {
+                targets,
+                value: Expr::Call { func, .. },
+            }) if targets.len() == 1
+                && matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER) =>
+            {
+                Some(targets[0].clone())
+            }
+            Some(Stmt::Expr {
+                value: Expr::Call { func, .. },
+            }) if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER) => None,
+            _ => return Err(self.err("a with body that does not start with its target")),
+        };
+        body.remove(0);
+        // __exit__(None, None, None) is copied before each return/break/continue that leaves the body
+        let exit_call = vec![Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        }];
+        if !strip_finally_copies(&mut body, &exit_call) {
+            return Err(self.err("an exit from a with body without its __exit__ call"));
+        }
+        // The handler's blocks are the compiler's own: the exception-suppressed path ends with
+        // POP_TOP, POP_EXCEPT, POP_TOP, POP_TOP and goes on where the statement ends.
+        let n = self.cfg.blocks.len();
+        let suppressed = (h..n).find(|&x| {
+            let names: Vec<&str> = self.instrs(x).iter().map(|i| i.op.name).collect();
+            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"]
+        });
+        let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
+        for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
+            self.emitted[x] = true;
+        }
+        let end_by_handler = suppressed.and_then(|x| {
+            self.succ(x, EdgeKind::Jump)
+                .or_else(|| self.succ(x, EdgeKind::Fall))
+        });
+        let stmt = Stmt::With {
+            items: vec![WithItem {
+                context_expr: cm,
+                optional_vars: target,
+            }],
+            body: body_or_pass(body),
+        };
+        match after {
+            // the normal way out starts with the exit call: run it with __exit__ on the stack, and
+            // drop the call (the `with` statement is it)
+            Some(a) => {
+                self.expect_exit_call = true;
+                Ok((stmt, Some(a), vec![Val::WithExit]))
+            }
+            None => Ok((stmt, end_by_handler, Vec::new())),
+        }
     }
 
     /// `try:` whose body starts at `b` and whose handler block is `h` (3.11+ exception table).

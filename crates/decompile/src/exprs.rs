@@ -617,6 +617,27 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            "LOAD_ASSERTION_ERROR" => self.push(Expr::name(ASSERTION_ERROR)),
+            "DELETE_SUBSCR" => {
+                let key = self.pop_expr(ins)?;
+                let obj = self.pop_expr(ins)?;
+                let t = Expr::Subscript {
+                    value: Box::new(obj),
+                    slice: Box::new(key),
+                    ctx: ExprContext::Del,
+                };
+                self.out.push(Stmt::Delete { targets: vec![t] });
+            }
+            "DELETE_ATTR" => {
+                let attr = self.name(ins, raw)?;
+                let obj = self.pop_expr(ins)?;
+                let t = Expr::Attribute {
+                    value: Box::new(obj),
+                    attr,
+                    ctx: ExprContext::Del,
+                };
+                self.out.push(Stmt::Delete { targets: vec![t] });
+            }
             "BEFORE_WITH" => {
                 let cm = self.pop_expr(ins)?;
                 self.stack.push(Val::WithExit);
@@ -1498,6 +1519,8 @@ pub const EXC_MATCH: &str = "\u{0}exc_match";
 pub const RERAISE: &str = "\u{0}reraise";
 pub const WITH_ENTER: &str = "\u{0}with_enter";
 pub const WITH_EXIT: &str = "\u{0}with_exit";
+/// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).
+pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
 
 /// A format spec as an f-string part list (a constant spec is one constant part).
 fn as_joined(e: Expr) -> Expr {

@@ -23,6 +23,7 @@ pub use input::{CodeInput, CodeParts, Const};
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::new(code).module()?;
     drop_tail_return(&mut body);
+    fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
         fold_annotations(&mut body);
     }
@@ -66,6 +67,73 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
         out.push(ast::Stmt::Nonlocal { names: nonlocals });
     }
     out
+}
+
+/// `assert T, msg` compiles to a test that jumps past `raise AssertionError(msg)` (with the
+/// AssertionError of LOAD_ASSERTION_ERROR, not a name lookup): fold it back, at every depth.
+fn fold_asserts(body: &mut [ast::Stmt]) {
+    use ast::{Expr, Stmt, UnaryOp};
+    let is_marker = |e: &Expr| matches!(e, Expr::Name { id, .. } if id == exprs::ASSERTION_ERROR);
+    for s in body.iter_mut() {
+        match s {
+            Stmt::If { test, body, orelse } if orelse.is_empty() && body.len() == 1 => {
+                let msg = match &body[0] {
+                    Stmt::Raise {
+                        exc: Some(e),
+                        cause: None,
+                    } if is_marker(e) => Some(None),
+                    Stmt::Raise {
+                        exc:
+                            Some(Expr::Call {
+                                func,
+                                args,
+                                keywords,
+                            }),
+                        cause: None,
+                    } if is_marker(func) && args.len() == 1 && keywords.is_empty() => {
+                        Some(Some(args[0].clone()))
+                    }
+                    _ => None,
+                };
+                if let Some(msg) = msg {
+                    let t = match std::mem::replace(test, Expr::name("")) {
+                        Expr::UnaryOp {
+                            op: UnaryOp::Not,
+                            operand,
+                        } => *operand,
+                        other => Expr::UnaryOp {
+                            op: UnaryOp::Not,
+                            operand: Box::new(other),
+                        },
+                    };
+                    *s = Stmt::Assert { test: t, msg };
+                    continue;
+                }
+                fold_asserts(body);
+            }
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                fold_asserts(body);
+                fold_asserts(orelse);
+            }
+            Stmt::With { body, .. } => fold_asserts(body),
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                fold_asserts(body);
+                fold_asserts(orelse);
+                fold_asserts(finalbody);
+                for h in handlers {
+                    fold_asserts(&mut h.body);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Module and class bodies store annotations into `__annotations__`: `x: T = v` compiles to
@@ -263,6 +331,7 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     use ast::{Constant, Expr, Stmt};
     let mut body = structure::Structurer::new(code).module()?;
     drop_tail_return(&mut body);
+    fold_asserts(&mut body);
     fold_annotations(&mut body);
     // The compiler's prologue and epilogue: __module__ = __name__, __qualname__ = '...',
     // 3.13+ __firstlineno__ / __static_attributes__, __doc__ = '...' (a docstring), and the class cell.

@@ -617,6 +617,37 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            "LIST_APPEND" | "SET_ADD" | "MAP_ADD" => {
+                let mut args = vec![self.pop_expr(ins)?];
+                if name == "MAP_ADD" {
+                    args.insert(0, self.pop_expr(ins)?);
+                }
+                // depth 1: a display built item by item (large dict literals); deeper: what a
+                // comprehension collects, under its loop's iterator
+                if raw == 1 {
+                    match (self.stack.last_mut(), name) {
+                        (Some(Val::Expr(Expr::Dict { keys, values })), "MAP_ADD") => {
+                            let mut args = args.into_iter();
+                            keys.push(args.next());
+                            values.extend(args);
+                            return Ok(None);
+                        }
+                        (Some(Val::Expr(Expr::List { elts, .. })), "LIST_APPEND")
+                        | (Some(Val::Expr(Expr::Set { elts })), "SET_ADD") => {
+                            elts.extend(args);
+                            return Ok(None);
+                        }
+                        _ => return Err(self.err(ins, "adds to something that is not a display")),
+                    }
+                }
+                self.out.push(Stmt::Expr {
+                    value: Expr::Call {
+                        func: Box::new(Expr::name(COLLECT)),
+                        args,
+                        keywords: Vec::new(),
+                    },
+                });
+            }
             "LOAD_ASSERTION_ERROR" => self.push(Expr::name(ASSERTION_ERROR)),
             "DELETE_SUBSCR" => {
                 let key = self.pop_expr(ins)?;
@@ -1358,6 +1389,20 @@ impl<'a> Sim<'a> {
                     }
                     f
                 };
+                if let (Val::Function(f), [Val::Iter(it)]) = (&func, vals.as_slice()) {
+                    if let Some(Const::Code(code)) = self.code.consts.get(f.code) {
+                        if matches!(
+                            code.name.as_str(),
+                            "<listcomp>" | "<setcomp>" | "<dictcomp>" | "<genexpr>"
+                        ) {
+                            let e = crate::comprehension(code, it.clone()).map_err(|e| {
+                                self.err(ins, format!("{}: {}", code.name, e.message))
+                            })?;
+                            self.push(e);
+                            return Ok(None);
+                        }
+                    }
+                }
                 if func == Val::BuildClass {
                     return self.build_class(ins, vals, kwnames).map(|()| None);
                 }
@@ -1519,6 +1564,8 @@ pub const EXC_MATCH: &str = "\u{0}exc_match";
 pub const RERAISE: &str = "\u{0}reraise";
 pub const WITH_ENTER: &str = "\u{0}with_enter";
 pub const WITH_EXIT: &str = "\u{0}with_exit";
+/// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
+pub const COLLECT: &str = "\u{0}collect";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
 

@@ -394,6 +394,113 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     })))
 }
 
+/// A comprehension's code object (3.8-3.11: a function called on the first iterator) as the
+/// comprehension expression, `outer` being the iterable of its first `for`.
+pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, DecompileError> {
+    use ast::{Comprehension, Expr, Stmt};
+    let err = |m: &str| DecompileError::new(code, m.to_string());
+    let body = structure::Structurer::new(code).module()?;
+    // the loops, then what is collected: For(target, iter, [If(test, [...])..., collect])
+    let mut generators: Vec<Comprehension> = Vec::new();
+    let mut stmts: &[Stmt] = &body;
+    let mut ifs: Vec<Expr> = Vec::new();
+    let element = loop {
+        match stmts {
+            [Stmt::For {
+                target,
+                iter,
+                body,
+                orelse,
+            }, ..]
+                if orelse.is_empty() =>
+            {
+                if let Some(g) = generators.last_mut() {
+                    g.ifs.append(&mut ifs);
+                }
+                let iter = if generators.is_empty() {
+                    outer.clone()
+                } else {
+                    iter.clone()
+                };
+                generators.push(Comprehension {
+                    target: target.clone(),
+                    iter,
+                    ifs: Vec::new(),
+                    is_async: false,
+                });
+                stmts = body;
+            }
+            [Stmt::If { test, body, orelse }] if orelse.is_empty() => {
+                ifs.push(test.clone());
+                stmts = body;
+            }
+            [Stmt::If { test, body, orelse }, ..]
+                if matches!(body.as_slice(), [Stmt::Continue]) && !orelse.is_empty() =>
+            {
+                ifs.push(Expr::UnaryOp {
+                    op: ast::UnaryOp::Not,
+                    operand: Box::new(test.clone()),
+                });
+                stmts = orelse;
+            }
+            [Stmt::Expr {
+                value: Expr::Call { func, args, .. },
+            }, ..]
+                if matches!(func.as_ref(), Expr::Name { id, .. } if id == exprs::COLLECT) =>
+            {
+                break args.clone();
+            }
+            [Stmt::Expr {
+                value: Expr::Yield { value: Some(v) },
+            }, ..]
+                if code.name == "<genexpr>" =>
+            {
+                break vec![(**v).clone()]
+            }
+            _ => {
+                return Err(err(
+                    "a comprehension body of a shape this decompiler does not know",
+                ))
+            }
+        }
+    };
+    if let Some(g) = generators.last_mut() {
+        g.ifs.append(&mut ifs);
+    }
+    if generators.is_empty() {
+        return Err(err("a comprehension without a for"));
+    }
+    let one = |v: &[Expr]| {
+        v.first()
+            .cloned()
+            .ok_or_else(|| err("a comprehension without its element"))
+    };
+    Ok(match code.name.as_str() {
+        "<listcomp>" => Expr::ListComp {
+            elt: Box::new(one(&element)?),
+            generators,
+        },
+        "<setcomp>" => Expr::SetComp {
+            elt: Box::new(one(&element)?),
+            generators,
+        },
+        "<genexpr>" => Expr::GeneratorExp {
+            elt: Box::new(one(&element)?),
+            generators,
+        },
+        _ => {
+            let [k, v] = element.as_slice() else {
+                return Err(err("a dict comprehension without key and value"));
+            };
+            Expr::DictComp {
+                key: Box::new(k.clone()),
+                value: Box::new(v.clone()),
+                generators,
+            }
+        }
+    })
+}
+
 /// A lambda's code object as a `lambda` expression.
 pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, DecompileError> {
     let body = structure::Structurer::new(code).module()?;
@@ -431,6 +538,28 @@ pub fn decompile_source_with(
     code: &CodeInput,
     f: &exprs::FuncVal,
 ) -> Result<String, DecompileError> {
+    if matches!(
+        code.name.as_str(),
+        "<listcomp>" | "<setcomp>" | "<dictcomp>" | "<genexpr>"
+    ) {
+        return Err(DecompileError::new(
+            code,
+            "a comprehension's code object has no source of its own: decompile the code that contains it",
+        ));
+    }
+    let source = source_of(code, f)?;
+    // The structurer's markers (names with a NUL) must never reach the output: if one is left, some
+    // construct around it was not recognised.
+    if source.contains('\0') {
+        return Err(DecompileError::new(
+            code,
+            "a construct this decompiler does not recognise (marker left over)",
+        ));
+    }
+    Ok(source)
+}
+
+fn source_of(code: &CodeInput, f: &exprs::FuncVal) -> Result<String, DecompileError> {
     let empty = f;
     let stmts = if code.name == "<lambda>" {
         vec![ast::Stmt::Expr {

@@ -20,7 +20,8 @@ struct LoopCtx {
     cond: Option<Expr>,
 }
 
-/// Where a region continues, and values a loop left on the stack for it (3.12+ `END_FOR`).
+/// Where a region continues, and the whole stack there (what a comprehension collects stays under a
+/// loop; 3.12+ leave values for `END_FOR` to pop).
 struct Next {
     block: Option<usize>,
     carry: Vec<Val>,
@@ -126,6 +127,26 @@ fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
         i += 1;
     }
     true
+}
+
+/// Drop a `continue` that ends a loop body, or the arms of a final `if` (control goes back to the
+/// loop header there anyway), and an `else` left empty by it.
+fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
+    match stmts.last_mut() {
+        Some(Stmt::Continue) => {
+            stmts.pop();
+        }
+        Some(Stmt::If {
+            body: then, orelse, ..
+        }) => {
+            strip_tail_continue(then);
+            if then.is_empty() {
+                then.push(Stmt::Pass);
+            }
+            strip_tail_continue(orelse);
+        }
+        _ => {}
+    }
 }
 
 /// `pass` for an empty body.
@@ -508,7 +529,7 @@ impl<'a> Structurer<'a> {
                 match next.block {
                     Some(n) => {
                         b = n;
-                        carry = next.carry;
+                        carry = self.above(&next.carry, base)?;
                         continue;
                     }
                     None => break,
@@ -568,7 +589,8 @@ impl<'a> Structurer<'a> {
                                     self.cfg.blocks[n].handler.map(|x| x.0) != Some(h)
                                 })
                         });
-                        if !leaves_try && (!into_for || left.len() != base.len() + 1) {
+                        // (a comprehension keeps what it collects under the iterator)
+                        if !leaves_try && (!into_for || left.len() < base.len() + 1) {
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",
                             ));
@@ -627,7 +649,7 @@ impl<'a> Structurer<'a> {
                             match next.block {
                                 Some(n) => {
                                     b = n;
-                                    carry = next.carry;
+                                    carry = self.above(&next.carry, base)?;
                                     continue;
                                 }
                                 None => break,
@@ -976,9 +998,7 @@ impl<'a> Structurer<'a> {
         if cond.is_some() && !self.bottom_test_seen {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
-        if matches!(stmts.last(), Some(Stmt::Continue)) {
-            stmts.pop();
-        }
+        strip_tail_continue(&mut stmts);
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
         let stmt = Stmt::While {
             test,
@@ -989,7 +1009,7 @@ impl<'a> Structurer<'a> {
             vec![stmt],
             Next {
                 block: exit,
-                carry: Vec::new(),
+                carry: stack.clone(),
             },
         ))
     }
@@ -1091,12 +1111,10 @@ impl<'a> Structurer<'a> {
             _ => return Err(self.err("the loop target is not a plain store")),
         };
         with_item.remove(0);
-        if matches!(with_item.last(), Some(Stmt::Continue)) {
-            with_item.pop();
-        }
-        // On exhaustion the stack holds what FOR_ITER's jump leaves: the iterator and, 3.12+, a value
-        // that END_FOR and its kin pop in the exit block.
-        let mut carry = Vec::new();
+        strip_tail_continue(&mut with_item);
+        // On exhaustion the stack holds what FOR_ITER's jump leaves: what was under the iterator and,
+        // 3.12+, values that END_FOR and its kin pop in the exit block.
+        let mut carry: Vec<Val> = stack[..stack.len().saturating_sub(1)].to_vec();
         let effect = for_iter.op.stack_effect(for_iter.raw_arg(), Some(true));
         let mut after_stack_len = stack.len() as i64 + i64::from(effect);
         while after_stack_len > stack.len() as i64 - 1 {
@@ -1134,14 +1152,16 @@ impl<'a> Structurer<'a> {
         match exit {
             Exit::Exit => {}
             Exit::Flow => {
-                if left.len() != base.len() {
-                    return Err(self.err("a value stays on the stack in a loop body"));
-                }
+                // what the block leaves (an inner loop's iterator) goes on to the next block, which
+                // checks it as any region does
+                let carry = self.above(&left, base)?;
                 if let Some(n) = self
                     .succ(start, EdgeKind::Jump)
                     .or_else(|| self.succ(start, EdgeKind::Fall))
                 {
-                    out.extend(self.region(n, None, base, Some(ctx))?);
+                    out.extend(self.region_carry(n, None, base, carry, Some(ctx))?);
+                } else if !carry.is_empty() {
+                    return Err(self.err("a value stays on the stack in a loop body"));
                 }
             }
             Exit::Branch {

@@ -617,6 +617,98 @@ impl<'a> Sim<'a> {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
             "PUSH_NULL" => self.stack.push(Val::Null),
+            "LOAD_COMMON_CONSTANT" => {
+                // 3.14: AssertionError (of assert), NotImplementedError, tuple, all, any - builtins that
+                // are not looked up by name
+                let n = Self::named(ins, raw)
+                    .ok_or_else(|| self.err(ins, "unknown common constant"))?;
+                self.push(Expr::name(if n == "AssertionError" {
+                    ASSERTION_ERROR
+                } else {
+                    n
+                }));
+            }
+            "BINARY_SLICE" => {
+                let end = self.pop_expr(ins)?;
+                let start = self.pop_expr(ins)?;
+                let obj = self.pop_expr(ins)?;
+                let slice = slice_of(start, end);
+                self.push(Expr::Subscript {
+                    value: Box::new(obj),
+                    slice: Box::new(slice),
+                    ctx: ExprContext::Load,
+                });
+            }
+            "STORE_SLICE" => {
+                let end = self.pop_expr(ins)?;
+                let start = self.pop_expr(ins)?;
+                let obj = self.pop_expr(ins)?;
+                let slice = slice_of(start, end);
+                self.store(
+                    ins,
+                    Expr::Subscript {
+                        value: Box::new(obj),
+                        slice: Box::new(slice),
+                        ctx: ExprContext::Store,
+                    },
+                )?;
+            }
+            "STORE_FAST_STORE_FAST" | "STORE_FAST_LOAD_FAST" => {
+                // 3.13+ pairs: first index in the high nibble
+                let first = self.local(ins, raw >> 4)?;
+                self.store(
+                    ins,
+                    Expr::Name {
+                        id: first,
+                        ctx: ExprContext::Store,
+                    },
+                )?;
+                let second = self.local(ins, raw & 15)?;
+                if name == "STORE_FAST_STORE_FAST" {
+                    self.store(
+                        ins,
+                        Expr::Name {
+                            id: second,
+                            ctx: ExprContext::Store,
+                        },
+                    )?;
+                } else {
+                    self.push(Expr::name(&second));
+                }
+            }
+            "CALL_FUNCTION_KW" => {
+                // ≤3.10: a tuple of keyword names on top of the arguments
+                let names: Vec<String> = match self.pop_expr(ins)? {
+                    Expr::Constant {
+                        value: Constant::Tuple(items),
+                        ..
+                    } => items
+                        .iter()
+                        .map(|c| match c {
+                            Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
+                            _ => String::new(),
+                        })
+                        .collect(),
+                    _ => return Err(self.err(ins, "keyword names are not a tuple")),
+                };
+                let mut args = self.pop_n(ins, raw as usize)?;
+                let func = self.pop_expr(ins)?;
+                let nkw = names.len().min(args.len());
+                let kwvals = args.split_off(args.len() - nkw);
+                let keywords = names
+                    .into_iter()
+                    .zip(kwvals)
+                    .map(|(k, v)| Keyword {
+                        arg: Some(k),
+                        value: v,
+                    })
+                    .collect();
+                self.push(Expr::Call {
+                    func: Box::new(func),
+                    args,
+                    keywords,
+                });
+            }
             "LIST_APPEND" | "SET_ADD" | "MAP_ADD" => {
                 let mut args = vec![self.pop_expr(ins)?];
                 if name == "MAP_ADD" {
@@ -1568,6 +1660,22 @@ pub const WITH_EXIT: &str = "\u{0}with_exit";
 pub const COLLECT: &str = "\u{0}collect";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
+
+/// `a[start:end]` of BINARY_SLICE / STORE_SLICE (None bounds left out).
+fn slice_of(start: Expr, end: Expr) -> Expr {
+    let opt = |e: Expr| match e {
+        Expr::Constant {
+            value: Constant::None,
+            ..
+        } => None,
+        other => Some(Box::new(other)),
+    };
+    Expr::Slice {
+        lower: opt(start),
+        upper: opt(end),
+        step: None,
+    }
+}
 
 /// A format spec as an f-string part list (a constant spec is one constant part).
 fn as_joined(e: Expr) -> Expr {

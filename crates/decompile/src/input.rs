@@ -80,6 +80,8 @@ pub mod flags {
     pub const COROUTINE: u32 = 0x80;
     pub const ITERABLE_COROUTINE: u32 = 0x100;
     pub const ASYNC_GENERATOR: u32 = 0x200;
+    /// `from __future__ import annotations` is in effect.
+    pub const FUTURE_ANNOTATIONS: u32 = 0x100_0000;
     /// 3.14: the first constant is the docstring.
     pub const HAS_DOCSTRING: u32 = 0x400_0000;
 }

@@ -25,7 +25,10 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
-        fold_annotations(&mut body);
+        fold_annotations(
+            &mut body,
+            code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
+        );
     }
     let mut decls = declarations(code);
     decls.append(&mut body);
@@ -138,7 +141,7 @@ fn fold_asserts(body: &mut [ast::Stmt]) {
 
 /// Module and class bodies store annotations into `__annotations__`: `x: T = v` compiles to
 /// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone.
-fn fold_annotations(body: &mut Vec<ast::Stmt>) {
+fn fold_annotations(body: &mut Vec<ast::Stmt>, future: bool) {
     use ast::{Constant, Expr, ExprContext, Stmt};
     let annotation_of = |s: &Stmt| -> Option<(String, Expr)> {
         let Stmt::Assign { targets, value } = s else {
@@ -165,6 +168,7 @@ fn fold_annotations(body: &mut Vec<ast::Stmt>) {
     let mut out: Vec<Stmt> = Vec::with_capacity(body.len());
     for s in body.drain(..) {
         if let Some((name, annotation)) = annotation_of(&s) {
+            let annotation = annotation_expr(future, &annotation);
             let target = Expr::Name {
                 id: name.clone(),
                 ctx: ExprContext::Store,
@@ -219,15 +223,31 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
     }
 }
 
+/// An annotation as written: under `from __future__ import annotations` (CO_FUTURE_ANNOTATIONS) the
+/// compiler stores the annotation's source text, which prints as that text.
+fn annotation_expr(future: bool, v: &ast::Expr) -> ast::Expr {
+    match v {
+        ast::Expr::Constant {
+            value: ast::Constant::Str(s),
+            ..
+        } if future => match s.to_string_lossless() {
+            Some(text) => ast::Expr::constant(ast::Constant::Opaque(text)),
+            None => v.clone(),
+        },
+        other => other.clone(),
+    }
+}
+
 /// The arguments of a function from its code object and what MAKE_FUNCTION gave it.
 fn arguments(code: &CodeInput, f: Option<&exprs::FuncVal>) -> ast::Arguments {
     use input::flags;
+    let future = code.flags & flags::FUTURE_ANNOTATIONS != 0;
     let annotation = |n: &str| {
         f.and_then(|f| {
             f.annotations
                 .iter()
                 .find(|(k, _)| k == n)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| annotation_expr(future, v))
         })
     };
     let arg = |n: &String| ast::Arg {
@@ -306,10 +326,11 @@ fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, Dec
         },
         decorator_list: f.map(|f| f.decorators.clone()).unwrap_or_default(),
         returns: f.and_then(|f| {
+            let future = code.flags & input::flags::FUTURE_ANNOTATIONS != 0;
             f.annotations
                 .iter()
                 .find(|(k, _)| k == "return")
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| annotation_expr(future, v))
         }),
         type_params: Vec::new(),
     };
@@ -332,7 +353,10 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     let mut body = structure::Structurer::new(code).module()?;
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
-    fold_annotations(&mut body);
+    fold_annotations(
+        &mut body,
+        code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
+    );
     // The compiler's prologue and epilogue: __module__ = __name__, __qualname__ = '...',
     // 3.13+ __firstlineno__ / __static_attributes__, __doc__ = '...' (a docstring), and the class cell.
     let target_is = |s: &Stmt, names: &[&str]| match s {

@@ -530,6 +530,19 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// The strings of a tuple constant (keyword names, an import's from-list).
+    fn str_items(&self, ins: &Instr, items: &[Constant]) -> Result<Vec<String>, DecompileError> {
+        items
+            .iter()
+            .map(|c| match c {
+                Constant::Str(s) => s
+                    .to_string_lossless()
+                    .ok_or_else(|| self.err(ins, "a name that is not text")),
+                _ => Err(self.err(ins, "a name that is not a string")),
+            })
+            .collect()
+    }
+
     /// Copies inside `target` are used once by an augmented assignment.
     fn forget_copies_in(&mut self, target: &Expr) {
         let parts: Vec<&Expr> = match target {
@@ -682,13 +695,7 @@ impl<'a> Sim<'a> {
                     Expr::Constant {
                         value: Constant::Tuple(items),
                         ..
-                    } => items
-                        .iter()
-                        .map(|c| match c {
-                            Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
-                            _ => String::new(),
-                        })
-                        .collect(),
+                    } => self.str_items(ins, &items)?,
                     _ => return Err(self.err(ins, "keyword names are not a tuple")),
                 };
                 let mut args = self.pop_n(ins, raw as usize)?;
@@ -1027,15 +1034,7 @@ impl<'a> Sim<'a> {
                     Expr::Constant {
                         value: Constant::Tuple(items),
                         ..
-                    } => Some(
-                        items
-                            .iter()
-                            .map(|c| match c {
-                                Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
-                                _ => String::new(),
-                            })
-                            .collect(),
-                    ),
+                    } => Some(self.str_items(ins, &items)?),
                     _ => return Err(self.err(ins, "import fromlist is not a tuple")),
                 };
                 if fromlist.is_some() {
@@ -1416,13 +1415,7 @@ impl<'a> Sim<'a> {
             }
             "KW_NAMES" => {
                 let names = match self.code.consts.get(raw as usize) {
-                    Some(Const::Value(Constant::Tuple(items))) => items
-                        .iter()
-                        .map(|c| match c {
-                            Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
-                            _ => String::new(),
-                        })
-                        .collect(),
+                    Some(Const::Value(Constant::Tuple(items))) => self.str_items(ins, items)?,
                     _ => return Err(self.err(ins, "keyword names are not a tuple of strings")),
                 };
                 self.stack.push(Val::KwNames(names));
@@ -1434,13 +1427,7 @@ impl<'a> Sim<'a> {
                         Expr::Constant {
                             value: Constant::Tuple(items),
                             ..
-                        } => items
-                            .iter()
-                            .map(|c| match c {
-                                Constant::Str(s) => s.to_string_lossless().unwrap_or_default(),
-                                _ => String::new(),
-                            })
-                            .collect(),
+                        } => self.str_items(ins, &items)?,
                         _ => return Err(self.err(ins, "CALL_KW without a tuple of names")),
                     }
                 } else if matches!(self.stack.last(), Some(Val::KwNames(_))) {

@@ -29,7 +29,11 @@ def normalized(code: types.CodeType) -> list:
     instrs = [i for i in dis.get_instructions(code) if i.opname not in IGNORED]
     index = {i.offset: k for k, i in enumerate(instrs)}
     out = []
-    for i in instrs:
+    for k, i in enumerate(instrs):
+        if i.opname == "LOAD_CONST" and k + 1 < len(instrs) and instrs[k + 1].argval == "__firstlineno__":
+            # 3.13+ class bodies store the class's first line: a line number, which is ignored
+            out.append((i.opname, ("line",)))
+            continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
             arg = ("->", index.get(i.argval))
         elif isinstance(i.argval, types.CodeType):

@@ -129,6 +129,11 @@ fn cmp_op(name: &str) -> Option<CmpOp> {
         "!=" => CmpOp::NotEq,
         ">" => CmpOp::Gt,
         ">=" => CmpOp::GtE,
+        // 3.8's COMPARE_OP also covers what 3.9 moved to IS_OP / CONTAINS_OP
+        "in" => CmpOp::In,
+        "not in" => CmpOp::NotIn,
+        "is" => CmpOp::Is,
+        "is not" => CmpOp::IsNot,
         _ => return None,
     })
 }

@@ -494,16 +494,7 @@ impl<'a> Sim<'a> {
         for v in vals {
             rest.push(self.expr_of(ins, v)?);
         }
-        let nkw = kwnames.len().min(rest.len());
-        let kwvals = rest.split_off(rest.len() - nkw);
-        let keywords = kwnames
-            .into_iter()
-            .zip(kwvals)
-            .map(|(k, v)| Keyword {
-                arg: Some(k),
-                value: v,
-            })
-            .collect();
+        let keywords = split_keywords(&mut rest, kwnames);
         self.stack.push(Val::Class(Box::new(ClassVal {
             code,
             name,
@@ -705,16 +696,7 @@ impl<'a> Sim<'a> {
                 };
                 let mut args = self.pop_n(ins, raw as usize)?;
                 let func = self.pop_expr(ins)?;
-                let nkw = names.len().min(args.len());
-                let kwvals = args.split_off(args.len() - nkw);
-                let keywords = names
-                    .into_iter()
-                    .zip(kwvals)
-                    .map(|(k, v)| Keyword {
-                        arg: Some(k),
-                        value: v,
-                    })
-                    .collect();
+                let keywords = split_keywords(&mut args, names);
                 self.push(Expr::Call {
                     func: Box::new(func),
                     args,
@@ -1516,16 +1498,7 @@ impl<'a> Sim<'a> {
                 for v in vals {
                     args.push(self.expr_of(ins, v)?);
                 }
-                let nkw = kwnames.len().min(args.len());
-                let kwvals = args.split_off(args.len() - nkw);
-                let keywords = kwnames
-                    .into_iter()
-                    .zip(kwvals)
-                    .map(|(k, v)| Keyword {
-                        arg: Some(k),
-                        value: v,
-                    })
-                    .collect();
+                let keywords = split_keywords(&mut args, kwnames);
                 self.push(Expr::Call {
                     func: Box::new(func),
                     args,
@@ -1652,6 +1625,20 @@ pub const WITH_EXIT: &str = "\u{0}with_exit";
 pub const COLLECT: &str = "\u{0}collect";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
+
+/// The last arguments are keyword arguments named by `names`: split them off as keywords.
+fn split_keywords(args: &mut Vec<Expr>, names: Vec<String>) -> Vec<Keyword> {
+    let n = names.len().min(args.len());
+    let values = args.split_off(args.len() - n);
+    names
+        .into_iter()
+        .zip(values)
+        .map(|(k, v)| Keyword {
+            arg: Some(k),
+            value: v,
+        })
+        .collect()
+}
 
 /// `a[start:end]` of BINARY_SLICE / STORE_SLICE (None bounds left out).
 fn slice_of(start: Expr, end: Expr) -> Expr {

@@ -78,7 +78,7 @@ fn fall_test(test: Expr, jump_if: bool) -> Expr {
 }
 
 /// The body with `pass` where it would be empty.
-fn body(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
+fn or_pass(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
     if stmts.is_empty() {
         stmts.push(Stmt::Pass);
     }
@@ -147,11 +147,6 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
         }
         _ => {}
     }
-}
-
-/// `pass` for an empty body.
-fn body_or_pass(stmts: Vec<Stmt>) -> Vec<Stmt> {
-    body(stmts)
 }
 
 /// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body, wherever
@@ -664,7 +659,7 @@ impl<'a> Structurer<'a> {
                     let orelse = self.region(taken, merge, base, lp)?;
                     out.push(Stmt::If {
                         test: fall_test(test, jump_if),
-                        body: body(then),
+                        body: or_pass(then),
                         orelse,
                     });
                     match merge {
@@ -755,7 +750,7 @@ impl<'a> Structurer<'a> {
                 context_expr: cm,
                 optional_vars: target,
             }],
-            body: body_or_pass(body),
+            body: or_pass(body),
         };
         match after {
             // the normal way out starts with the exit call: run it with __exit__ on the stack, and
@@ -818,14 +813,14 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("an exit from a try body without the finally body's copy"));
             }
             Stmt::Try {
-                body: body_or_pass(body),
+                body: or_pass(body),
                 handlers: Vec::new(),
                 orelse: Vec::new(),
                 finalbody,
             }
         } else {
             Stmt::Try {
-                body: body_or_pass(body),
+                body: or_pass(body),
                 handlers,
                 orelse: rest,
                 finalbody: Vec::new(),
@@ -862,7 +857,7 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("a finally handler that does not re-raise"));
             }
             fin.pop();
-            return Ok((Vec::new(), Some(body_or_pass(fin))));
+            return Ok((Vec::new(), Some(or_pass(fin))));
         }
         let mut clauses = Vec::new();
         let mut cur = h;
@@ -886,7 +881,7 @@ impl<'a> Structurer<'a> {
                 clauses.push(ExceptHandler {
                     type_: None,
                     name: None,
-                    body: body_or_pass(stmts),
+                    body: or_pass(stmts),
                 });
                 break;
             }
@@ -941,7 +936,7 @@ impl<'a> Structurer<'a> {
             clauses.push(ExceptHandler {
                 type_: Some(type_),
                 name,
-                body: body_or_pass(stmts),
+                body: or_pass(stmts),
             });
             match next {
                 Some(n) if n < cleanup => cur = n,
@@ -1002,7 +997,7 @@ impl<'a> Structurer<'a> {
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
         let stmt = Stmt::While {
             test,
-            body: body(stmts),
+            body: or_pass(stmts),
             orelse: Vec::new(),
         };
         Ok((
@@ -1061,7 +1056,7 @@ impl<'a> Structurer<'a> {
                 let orelse = self.region(taken, merge, base, Some(ctx))?;
                 out.push(Stmt::If {
                     test: fall_test(test, jump_if),
-                    body: body(then),
+                    body: or_pass(then),
                     orelse,
                 });
                 if let Some(m) = merge {
@@ -1124,7 +1119,7 @@ impl<'a> Structurer<'a> {
         let stmt = Stmt::For {
             target,
             iter,
-            body: body(with_item),
+            body: or_pass(with_item),
             orelse: Vec::new(),
         };
         // the iterator (stack top) leaves with the loop; what the exit block pops comes as carry
@@ -1182,7 +1177,7 @@ impl<'a> Structurer<'a> {
                 let orelse = self.region(taken, merge, base, Some(ctx))?;
                 out.push(Stmt::If {
                     test: fall_test(test, jump_if),
-                    body: body(then),
+                    body: or_pass(then),
                     orelse,
                 });
                 if let Some(m) = merge {

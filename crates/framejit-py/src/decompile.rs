@@ -105,8 +105,7 @@ fn is_builtin(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(builtins.getattr(name.as_str()).is_ok_and(|b| b.is(obj)))
 }
 
-fn expr_of(c: Const, opaque: &mut Opaque<'_>) -> Expr {
-    let _ = opaque;
+fn expr_of(c: Const) -> Expr {
     match c {
         Const::Value(v) => Expr::constant(v),
         Const::Code(code) => Expr::constant(Constant::Opaque(code.name.clone())),
@@ -212,7 +211,7 @@ pub fn decompile_code<'py>(
     if let Some(d) = defaults.filter(|d| !d.is_none()) {
         for v in d.try_iter()? {
             let c = constant(&v?, version, &mut opaque, 0)?;
-            f.defaults.push(expr_of(c, &mut opaque));
+            f.defaults.push(expr_of(c));
         }
     }
     for (src, dst) in [
@@ -223,7 +222,7 @@ pub fn decompile_code<'py>(
             for item in d.call_method0("items")?.try_iter()? {
                 let (k, v): (String, Bound<'py, PyAny>) = item?.extract()?;
                 let c = constant(&v, version, &mut opaque, 0)?;
-                dst.push((k, expr_of(c, &mut opaque)));
+                dst.push((k, expr_of(c)));
             }
         }
     }

@@ -107,6 +107,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--modules", action="store_true", help="decompile whole modules, nested code in context")
+    ap.add_argument("--diffs", action="store_true", help="count the first differing opcode pair of each difference")
     args = ap.parse_args()
     root = sysconfig.get_paths()["stdlib"]
     files = []
@@ -118,6 +119,7 @@ def main() -> None:
     warnings.simplefilter("ignore")
     stats = collections.Counter()
     reasons = collections.Counter()
+    diffs = collections.Counter()
     t0 = time.process_time()
     if args.modules:
         module_mode(files, stats, reasons)
@@ -149,12 +151,18 @@ def main() -> None:
                 stats["not_found"] += 1
                 continue
             stats["compiles"] += 1
-            if normalized(again) == normalized(c):
+            a, b = normalized(c), normalized(again)
+            if a == b:
                 stats["identical"] += 1
             else:
                 stats["different"] += 1
+                if args.diffs:
+                    k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                    x = a[k][0] if k < len(a) else "<end>"
+                    y = b[k][0] if k < len(b) else "<end>"
+                    diffs[f"{x} -> {y}"] += 1
     stats["cpu_seconds"] = round(time.process_time() - t0, 2)
-    print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25)}))
+    print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25), "diffs": diffs.most_common(30)}))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ same instructions, and bad bytecode gives DecompileError/BytecodeError, never a 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import sys
@@ -141,7 +142,17 @@ def globals_(v):
     return G_STATE
 
 
+def tuple_assignments(a, b, items):
+    # the values are all evaluated before any store: a swap, a rotation, and calls with side effects
+    a, b = b, a
+    x, y, z = b, items.pop(), a
+    items[0], items[-1] = items[-1], items[0]
+    first, last = items.pop(), items.pop()
+    return a, b, x, y, z, first, last, items
+
+
 FUNCTIONS = {
+    tuple_assignments: [(1, 2, [1, 2, 3, 4, 5]), ("p", "q", [7, 8, 9]), (0, 0, [1])],
     straight: [(5,), (7, 3), (-4, 5)],
     branches: [(0,), (4,), (-5,), (2,), (3,), (-4,)],
     loops: [(0,), (10,), (30,)],
@@ -157,6 +168,7 @@ FUNCTIONS = {
 
 
 def outcome(fn, args):
+    args = copy.deepcopy(args)  # both runs see the same inputs, however the function mutates them
     try:
         value = fn(*args)
         if isinstance(value, types.GeneratorType):
@@ -256,7 +268,7 @@ def _tree(code):
     return out
 
 
-@pytest.mark.parametrize("fn", [straight, branches, loops, fstrings, unpacking, tries, finally_, globals_])
+@pytest.mark.parametrize("fn", [straight, branches, loops, fstrings, unpacking, tries, finally_, globals_, tuple_assignments])
 def test_recompiles_to_the_same_instructions(fn) -> None:
     source = decompile(fn)
     assert normalized(recompiled(fn.__code__, source)) == normalized(fn.__code__), source

@@ -8,6 +8,7 @@ encoding). Prints one JSON object with the counts and the most common reasons.
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
 import dis
 import json
@@ -34,6 +35,10 @@ def normalized(code: types.CodeType) -> list:
             # 3.13+ class bodies store the class's first line: a line number, which is ignored
             out.append((i.opname, ("line",)))
             continue
+        if i.opname == "LOAD_CONST" and k + 1 < len(instrs) and instrs[k + 1].argval == "__qualname__":
+            # a class body's qualified name says where the class was compiled, not what it does
+            out.append((i.opname, ("qualname",)))
+            continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
             arg = ("->", index.get(i.argval))
         elif isinstance(i.argval, types.CodeType):
@@ -56,6 +61,124 @@ def recompiled(code: types.CodeType, source: str):
         if isinstance(c, types.CodeType) and c.co_name == code.co_name:
             return c
     return None
+
+
+INLINE = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>")
+
+
+def is_inline(code: types.CodeType) -> bool:
+    """Code whose source lives inside its parent's: comprehensions, generator expressions, lambdas,
+    3.12+ type-parameter scopes. It is checked through the parent's decompiled source."""
+    return code.co_name in INLINE or code.co_name.startswith("<generic parameters of ")
+
+
+def inline_children(code: types.CodeType) -> list:
+    """The inline code objects whose source is part of `code`'s, in pre-order."""
+    out = []
+    for k in code.co_consts:
+        if isinstance(k, types.CodeType) and is_inline(k):
+            out.append(k)
+            out.extend(inline_children(k))
+    return out
+
+
+def in_context(code: types.CodeType, source: str, imported: set) -> ast.Module:
+    """The decompiled source of `code` placed in a skeleton of the scopes it was compiled in, so that
+    compiling it makes the same choices CPython made in the original module: free variables are cells of
+    an enclosing function, `__class__` comes from an enclosing class, and module-level names bound by an
+    import are imports (3.11+ calls their attributes without LOAD_METHOD). The skeleton is built from the
+    original code objects, never from the original source. Built as an AST, so that multi-line string
+    literals are not re-indented."""
+    body = ast.parse(source).body
+    if code.co_name != "<module>" and not code.co_flags & 1:
+        body = [ast.ClassDef(code.co_name, [], [], body or [ast.Pass()], [], **TYPE_PARAMS)]
+    free = [v for v in code.co_freevars if v != "__class__"]
+    if "__class__" in code.co_freevars:
+        body = [ast.ClassDef("__framejit_ctx_class", [], [], body, [], **TYPE_PARAMS)]
+    if free:
+        cells = ast.Assign([ast.Name(v, ast.Store()) for v in free], ast.Constant(None), lineno=1)
+        args = ast.arguments([], [], None, [], [], None, [])
+        body = [ast.FunctionDef("__framejit_ctx_function", args, [cells] + body, [], None, **TYPE_PARAMS)]
+    imports = [ast.Import([ast.alias("sys", n)]) for n in sorted(imported)]
+    return ast.fix_missing_locations(ast.Module(imports + body, []))
+
+
+TYPE_PARAMS = {"type_params": []} if sys.version_info >= (3, 12) else {}
+
+
+def module_imports(module: types.CodeType) -> set:
+    """Names the module's own code binds by `import` / `from .. import` (STORE_NAME right after)."""
+    out = set()
+    instrs = [i for i in dis.get_instructions(module) if i.opname not in IGNORED]
+    for a, b in zip(instrs, instrs[1:]):
+        if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
+            out.add(b.argval)
+        if a.opname == "IMPORT_NAME" and b.opname == "IMPORT_FROM":
+            continue
+    # `import a.b as c` goes through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+); `import a.b` binds a
+    for i in instrs:
+        if i.opname == "IMPORT_NAME":
+            out.add(i.argval.split(".")[0])
+    return out
+
+
+def find_named(tree_of: list, name: str):
+    for c in tree_of:
+        if c.co_name == name:
+            return c
+    return None
+
+
+def context_mode(files: list, stats: collections.Counter, reasons: collections.Counter, diffs) -> None:
+    """Each code object decompiled on its own (a function, a class body, a module), recompiled in a
+    skeleton of its original scopes; inline code (comprehensions, lambdas) compared through its parent."""
+    for path in files:
+        try:
+            module = compile(open(path, "rb").read(), path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, OSError):
+            continue
+        imported = module_imports(module)
+        for c in tree(module):
+            if is_inline(c):
+                continue
+            group = [c] + inline_children(c)
+            stats["code_objects"] += len(group)
+            try:
+                source = decompile(c)
+            except DecompileError as e:
+                stats["decompile_error"] += len(group)
+                reasons["decompile: " + reason(str(e))] += len(group)
+                continue
+            try:
+                again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set()),
+                                       c.co_filename, "exec", dont_inherit=True)
+            except SyntaxError as e:
+                stats["syntax_error"] += len(group)
+                reasons["syntax: " + reason(str(e))] += len(group)
+                continue
+            if c.co_name == "<module>":
+                again = again_module
+            else:
+                again = find_named([k for k in tree(again_module) if not k.co_name.startswith("__framejit_ctx")],
+                                   c.co_name)
+            if again is None:
+                stats["not_found"] += len(group)
+                continue
+            again_group = [again] + inline_children(again)
+            for k, a in enumerate(group):
+                b = again_group[k] if k < len(again_group) else None
+                x = normalized(a)
+                y = normalized(b) if b is not None and b.co_name == a.co_name else None
+                if x == y:
+                    stats["identical"] += 1
+                    continue
+                stats["different"] += 1
+                if diffs is not None:
+                    if y is None:
+                        diffs["<inline code missing>"] += 1
+                        continue
+                    j = next((j for j, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+                    diffs[f"{x[j][0] if j < len(x) else '<end>'} -> {y[j][0] if j < len(y) else '<end>'}"] += 1
 
 
 def reason(msg: str) -> str:
@@ -107,6 +230,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--modules", action="store_true", help="decompile whole modules, nested code in context")
+    ap.add_argument("--standalone", action="store_true",
+                    help="compile each decompiled code object on its own, outside its original scopes")
     ap.add_argument("--diffs", action="store_true", help="count the first differing opcode pair of each difference")
     args = ap.parse_args()
     root = sysconfig.get_paths()["stdlib"]
@@ -123,6 +248,9 @@ def main() -> None:
     t0 = time.process_time()
     if args.modules:
         module_mode(files, stats, reasons)
+        files = []
+    elif not args.standalone:
+        context_mode(files, stats, reasons, diffs if args.diffs else None)
         files = []
     for path in files:
         try:

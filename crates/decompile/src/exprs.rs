@@ -119,6 +119,32 @@ pub struct Sim<'a> {
     impure_copies: Vec<Expr>,
     /// `from MODULE import ...` being collected: the module, level, and the names so far.
     from_import: Option<(String, u32, Vec<Alias>)>,
+    /// How many values the block was entered with: values above them belong to its own statements.
+    entry_len: usize,
+    /// SWAP / ROT_* moves since the stack last held only the entry values, as (position, depth, kind):
+    /// they tell the order a tuple assignment's values were evaluated in.
+    moves: Vec<(usize, usize, Move)>,
+    /// A tuple assignment being collected (`a, b = x, y` stores its values one by one).
+    group: Option<Group>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Move {
+    /// SWAP n / ROT_TWO: exchange the top with the value n-1 below it.
+    Swap,
+    /// ROT_THREE / ROT_FOUR: the top moves n-1 places down.
+    Rot,
+}
+
+/// `t1, t2 = v1, v2`: the values (in the order they were evaluated) and the stack position each
+/// occupies, waiting for one store each.
+#[derive(Clone, Debug)]
+struct Group {
+    /// Stack position of the lowest value of the group.
+    base: usize,
+    /// Per stack position above `base`: its value and its evaluation rank.
+    values: Vec<(Expr, usize)>,
+    targets: Vec<Option<Expr>>,
 }
 
 fn cmp_op(name: &str) -> Option<CmpOp> {
@@ -206,7 +232,16 @@ impl<'a> Sim<'a> {
             pending_pop_module: false,
             impure_copies: Vec::new(),
             last_was_copy: false,
+            entry_len: 0,
+            moves: Vec::new(),
+            group: None,
         }
+        .entered()
+    }
+
+    fn entered(mut self) -> Self {
+        self.entry_len = self.stack.len();
+        self
     }
 
     fn err(&self, ins: &Instr, message: impl Into<String>) -> DecompileError {
@@ -378,6 +413,9 @@ impl<'a> Sim<'a> {
             }
         }
         self.inplace_pending = None;
+        if self.group.is_some() || self.starts_group(&value) {
+            return self.group_store(ins, target, value);
+        }
         // `a = b = value`: the second store of a copied value joins the first assignment
         if let Some(k) = self.impure_copies.iter().position(|c| *c == value) {
             if let Some(Stmt::Assign { targets, value: v }) = self.out.last_mut() {
@@ -539,6 +577,102 @@ impl<'a> Sim<'a> {
             .collect()
     }
 
+    /// A store while values of the same statement wait below it: a tuple assignment (`a, b = x, y`,
+    /// compiled without a tuple), whose values were all evaluated before any is stored. Storing them
+    /// one by one would reorder evaluation (`a = b; b = a` is not a swap).
+    fn starts_group(&self, value: &Expr) -> bool {
+        match self.stack.last() {
+            Some(Val::Expr(below)) if self.stack.len() > self.entry_len => {
+                // an equal value below is a copy (`a = b = x`) unless it was evaluated twice
+                below != value
+                    || !(matches!(value, Expr::Name { .. } | Expr::Constant { .. })
+                        || self.impure_copies.contains(value))
+            }
+            _ => false,
+        }
+    }
+
+    fn group_store(
+        &mut self,
+        ins: &Instr,
+        target: Expr,
+        value: Expr,
+    ) -> Result<(), DecompileError> {
+        let pos = self.stack.len();
+        if self.group.is_none() {
+            // the group is the run of this statement's values under the one stored now
+            let mut base = pos;
+            while base > self.entry_len && matches!(self.stack.get(base - 1), Some(Val::Expr(_))) {
+                base -= 1;
+            }
+            let mut values: Vec<(Expr, usize)> = self.stack[base..]
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Expr(e) => Some((e.clone(), 0)),
+                    _ => None,
+                })
+                .collect();
+            values.push((value.clone(), 0));
+            // undo the SWAP/ROT moves to find where each value was pushed (its evaluation rank)
+            let mut origin: Vec<usize> = (0..=pos).collect();
+            for &(at, n, kind) in &self.moves {
+                if at >= origin.len() || n > at + 1 {
+                    return Err(self.err(ins, "a stack move outside the tuple assignment"));
+                }
+                match kind {
+                    Move::Swap => origin.swap(at, at + 1 - n),
+                    Move::Rot => {
+                        let top = origin.remove(at);
+                        origin.insert(at + 1 - n, top);
+                    }
+                }
+            }
+            for (k, v) in values.iter_mut().enumerate() {
+                v.1 = origin.get(base + k).copied().unwrap_or(usize::MAX);
+            }
+            let n = values.len();
+            self.group = Some(Group {
+                base,
+                values,
+                targets: vec![None; n],
+            });
+        }
+        let Some(g) = self.group.as_mut() else {
+            return Err(self.err(ins, "no tuple assignment"));
+        };
+        let slot = match pos.checked_sub(g.base) {
+            Some(k) if k < g.targets.len() && g.targets[k].is_none() && g.values[k].0 == value => k,
+            _ => return Err(self.err(ins, "a store that does not belong to the tuple assignment")),
+        };
+        g.targets[slot] = Some(target);
+        if pos > g.base {
+            return Ok(());
+        }
+        let Some(g) = self.group.take() else {
+            return Ok(());
+        };
+        let mut pairs: Vec<(usize, Expr, Expr)> = g
+            .values
+            .into_iter()
+            .zip(g.targets)
+            .filter_map(|((v, rank), t)| t.map(|t| (rank, t, v)))
+            .collect();
+        pairs.sort_by_key(|p| p.0);
+        let (targets, values): (Vec<Expr>, Vec<Expr>) =
+            pairs.into_iter().map(|(_, t, v)| (t, v)).unzip();
+        self.out.push(Stmt::Assign {
+            targets: vec![Expr::Tuple {
+                elts: targets,
+                ctx: ExprContext::Store,
+            }],
+            value: Expr::Tuple {
+                elts: values,
+                ctx: ExprContext::Load,
+            },
+        });
+        Ok(())
+    }
+
     /// Copies inside `target` are used once by an augmented assignment.
     fn forget_copies_in(&mut self, target: &Expr) {
         let parts: Vec<&Expr> = match target {
@@ -555,6 +689,12 @@ impl<'a> Sim<'a> {
 
     /// Every copy of an impure expression was folded into a statement (call at the end of a block).
     pub fn check_copies(&self) -> Result<(), DecompileError> {
+        if self.group.is_some() {
+            return Err(DecompileError::new(
+                self.code,
+                "a tuple assignment whose stores do not all follow in its block",
+            ));
+        }
         match self.impure_copies.first() {
             None => Ok(()),
             Some(e) => Err(DecompileError::new(
@@ -615,6 +755,9 @@ impl<'a> Sim<'a> {
             Arg::Jump(_) => 0,
         };
         let name = ins.op.name;
+        if self.stack.len() <= self.entry_len && self.group.is_none() {
+            self.moves.clear();
+        }
         let was_copy = std::mem::take(&mut self.last_was_copy);
         if matches!(name, "TO_BOOL" | "NOT_TAKEN") {
             self.last_was_copy = was_copy;
@@ -966,6 +1109,7 @@ impl<'a> Sim<'a> {
                             return Err(self.err(ins, "stack underflow"));
                         }
                         self.stack.swap(len - 1, len - n);
+                        self.moves.push((len - 1, n, Move::Swap));
                     }
                     _ => {
                         let n = match name {
@@ -978,6 +1122,7 @@ impl<'a> Sim<'a> {
                         }
                         let top = self.stack.remove(len - 1);
                         self.stack.insert(len - n, top);
+                        self.moves.push((len - 1, n, Move::Rot));
                     }
                 }
             }

@@ -210,6 +210,58 @@ def chained_assign_order(x):
     return a, log
 
 
+def comp_shadows_name_in_expression(a, xs):
+    return a, [a * 2 for a in xs], a
+
+
+def comp_after_pending_value(a, xs):
+    return a + sum([x + a for x in xs]), a
+
+
+def augmented_with_walrus(a):
+    a += (a := 5)
+    return a
+
+
+def call_args_with_walrus(a):
+    def f(*args):
+        return args
+
+    return f(a, (a := a + 1), a)
+
+
+def attributes_cross_assign(x):
+    class O:
+        pass
+
+    o = O()
+    o.x, o.y = x, -x
+    o.x, o.y = o.y + 1, o.x
+    return o.x, o.y
+
+
+def target_order_subscript_then_name(k):
+    d = {}
+    k, d[k] = k + 1, "v"
+    d[k], k = "w", k * 10
+    return d, k
+
+
+def loop_swap_accumulate(xs):
+    lo, hi = 0, 0
+    for x in xs:
+        if x < lo:
+            lo, hi = x, lo
+        elif x > hi:
+            hi, lo = x, hi
+    return lo, hi
+
+
+def conditional_walrus(a):
+    r = (a := a * 2) if a > 0 else (a := -a)
+    return r, a
+
+
 CASES = {
     "swap_names": [(1, 2), ("a", None)],
     "rotate_names": [(1, 2, 3), ("a", "b", "c")],
@@ -233,4 +285,12 @@ CASES = {
     "evaluation_order_of_call_args": [(0,)],
     "subscript_store_order": [(1,)],
     "chained_assign_order": [(5,)],
+    "comp_shadows_name_in_expression": [(1, [2, 3]), ("a", [])],
+    "comp_after_pending_value": [(1, [2, 3]), (0, [])],
+    "augmented_with_walrus": [(1,), (10,)],
+    "call_args_with_walrus": [(1,), (5,)],
+    "attributes_cross_assign": [(1,), (3,)],
+    "target_order_subscript_then_name": [(1,), (5,)],
+    "loop_swap_accumulate": [([3, -1, 5, -4],), ([],)],
+    "conditional_walrus": [(2,), (-3,), (0,)],
 }

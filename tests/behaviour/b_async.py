@@ -251,6 +251,16 @@ async def co_wait_for(x):
     return await asyncio.wait_for(double(x), timeout=5)
 
 
+async def agen_dead_yield(n):
+    if False:
+        yield n
+    await asyncio.sleep(0)
+
+
+async def co_without_await(n):
+    return n * 2
+
+
 CASES = {
     "co_simple": [(1,), ("a",)],
     "co_await": [(1,), ("a",)],
@@ -280,4 +290,6 @@ CASES = {
     "co_try_finally_await": [(1,), (3,), ("s",)],
     "co_async_lambda_result": [(2,)],
     "co_wait_for": [(2,)],
+    "agen_dead_yield": [(1,)],
+    "co_without_await": [(1,)],
 }

@@ -260,6 +260,17 @@ def gen_expression_argument_yield(n):
     return total
 
 
+def gen_dead_yield(x):
+    if False:
+        yield "never"
+    return x
+
+
+def gen_yield_after_return(x):
+    return x
+    yield  # noqa: unreachable, still makes this a generator
+
+
 CASES = {
     "gen_simple": [(3,), (0,), ("a",)],
     "gen_with_return": [(1,), (5,)],
@@ -285,4 +296,6 @@ CASES = {
     "gen_with_statement": [(2,), (0,)],
     "gen_yield_from_throw": [(1,), (0,)],
     "gen_expression_argument_yield": [(5,)],
+    "gen_dead_yield": [(1,)],
+    "gen_yield_after_return": [(1,)],
 }

@@ -212,6 +212,95 @@ def loop_with_if_return_and_final_else(xs):
         return "done"
 
 
+def return_in_try_with_else(x):
+    log = []
+    try:
+        if x:
+            log.append("try")
+            return log
+    except KeyError:
+        log.append("except")
+    else:
+        log.append("else")
+    log.append("after")
+    return log
+
+
+def return_in_try_finally_conditional(x):
+    log = []
+    try:
+        if x > 1:
+            return "big", log
+        log.append("small")
+    finally:
+        log.append("finally")
+    return "end", log
+
+
+def return_in_handler_conditional(x):
+    try:
+        raise ValueError(x)
+    except ValueError:
+        if x:
+            return "handler return"
+    return "after"
+
+
+def break_in_try_body_conditional(xs):
+    out = []
+    for x in xs:
+        try:
+            if x < 0:
+                break
+            out.append(x)
+        except TypeError:
+            out.append("t")
+    else:
+        out.append("else")
+    return out
+
+
+def continue_in_with_conditional(xs):
+    class CM:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            out.append("x")
+
+    out = []
+    for x in xs:
+        with CM():
+            if x:
+                continue
+            out.append("body")
+    return out
+
+
+def return_in_nested_try_and_with(x):
+    log = []
+
+    class CM:
+        def __enter__(self):
+            log.append("enter")
+
+        def __exit__(self, *a):
+            log.append("exit")
+
+    def inner():
+        try:
+            with CM():
+                if x == 1:
+                    return "one"
+                if x == 2:
+                    raise KeyError(x)
+        except KeyError:
+            return "key"
+        return "none"
+
+    return inner(), log
+
+
 CASES = {
     "early_return_in_if_in_try": [(1,), (0,), ("a",)],
     "return_in_both_arms_then_dead": [(1,), (0,)],
@@ -234,4 +323,10 @@ CASES = {
     "if_chain_assigning_in_some_arms": [(11,), (6,), (1,), (0,)],
     "while_with_complex_exit": [([5, 5, 5],), ([20],), ([],), ([1, 2, 3, 4, 5],)],
     "loop_with_if_return_and_final_else": [([1, 200],), ([-1, 1],), ([],)],
+    "return_in_try_with_else": [(0,), (1,)],
+    "return_in_try_finally_conditional": [(0,), (2,)],
+    "return_in_handler_conditional": [(0,), (1,)],
+    "break_in_try_body_conditional": [([1, -1, 2],), ([1, 2],), ([],)],
+    "continue_in_with_conditional": [([0, 1, 0],), ([],)],
+    "return_in_nested_try_and_with": [(0,), (1,), (2,)],
 }

@@ -339,6 +339,48 @@ def args_passthrough(*args):
     return inner(*args)
 
 
+def decorator_and_default_evaluation_order(x):
+    log = []
+
+    def note(tag, value=None):
+        log.append(tag)
+        return value
+
+    def deco(tag):
+        log.append("deco " + tag)
+
+        def apply(fn):
+            log.append("apply " + tag)
+            return fn
+
+        return apply
+
+    @deco("outer")
+    @deco("inner")
+    def f(a=note("default a", x), *, b=note("default b", 2)):
+        return a, b
+
+    return f(), log
+
+
+def class_bases_keywords_evaluation_order(x):
+    log = []
+
+    def note(tag, value):
+        log.append(tag)
+        return value
+
+    class Meta(type):
+        def __new__(m, name, bases, ns, **kw):
+            log.append("meta " + ",".join(sorted(kw)))
+            return super().__new__(m, name, bases, ns)
+
+    class K(note("base", object), metaclass=note("metaclass", Meta), flag=note("flag", x)):
+        log.append("body")
+
+    return log
+
+
 CASES = {
     "sig_positional": [(1, 2), (1, 2, 4), (1,), (1, 2, 3, 4)],
     "sig_posonly": [(1, 2, 3), (1, 2, 3, 5), (1, 2), {"args": (1, 2), "kw": {"c": 3}}, {"args": (1,), "kw": {"b": 2, "c": 3}}],
@@ -380,4 +422,6 @@ CASES = {
     "nested_annotations": [(1,), ("a",)],
     "kwargs_passthrough": [(), ({"a": 1},), {"args": (), "kw": {"a": 1, "c": 3}}, {"args": (), "kw": {"b": 2}}],
     "args_passthrough": [(1,), (1, 2, 3, 4), ()],
+    "decorator_and_default_evaluation_order": [(1,)],
+    "class_bases_keywords_evaluation_order": [(1,)],
 }

@@ -1,0 +1,5 @@
+HELPER = "helper value"
+
+
+def helper_fn(x):
+    return ("helper", x)

@@ -1,0 +1,1 @@
+SIBLING = "sibling value"

@@ -22,57 +22,28 @@ from conftest import LIVE_MINORS, interpreter, run_json
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = "tests/support/behaviour_run.py"
 
-# "equal" functions per version, measured 2026-11-21 on branch `behaviour` at 2beecf9 (sys.version):
-#   3.9.18 (main, May  9 2026, 07:33:49) [GCC 12.2.0]   equal 228 of 429, refused 187, different 14
-#   3.10.13 (main, May  9 2026, 07:34:36) [GCC 12.2.0]  equal 231 of 452, refused 207, different 14
-#   3.11.7 (main, May  9 2026, 07:35:25) [GCC 12.2.0]   equal 274 of 463, refused 176, different 13
-#   3.12.1 (main, May  9 2026, 07:36:11) [GCC 12.2.0]   equal 199 of 473, refused 258, different 16
-#   3.13.0 (main, May  9 2026, 07:36:57) [GCC 12.2.0]   equal 196 of 473, refused 259, different 18
-#   3.14.10 (main, Oct 26 2026, 15:12:11) [GCC 16.2.0]  equal 157 of 473, refused 298, different 18
+# "equal" functions per version, measured 2026-11-21 on main after the tuple-assignment, walrus, TO_BOOL,
+# dead-code-scope, try/with-exit and 3.14 CALL_FUNCTION_EX fixes (sys.version):
+#   3.9.18 (main, May  9 2026, 07:33:49) [GCC 12.2.0]   equal 250 of 429, refused 179, different 0
+#   3.10.13 (main, May  9 2026, 07:34:36) [GCC 12.2.0]  equal 252 of 452, refused 200, different 0
+#   3.11.7 (main, May  9 2026, 07:35:25) [GCC 12.2.0]   equal 295 of 463, refused 168, different 0
+#   3.12.1 (main, May  9 2026, 07:36:11) [GCC 12.2.0]   equal 222 of 473, refused 251, different 0
+#   3.13.0 (main, May  9 2026, 07:36:57) [GCC 12.2.0]   equal 221 of 473, refused 252, different 0
+#   3.14.10 (main, Oct 26 2026, 15:12:11) [GCC 16.2.0]  equal 185 of 473, refused 288, different 0
 # No "syntax", no "error". Whole-module mode: every suite module is refused today (16, 17, 18, 19, 19, 19).
 # Raise a floor when the decompiler gets better; never lower one.
-FLOORS = {9: 228, 10: 231, 11: 274, 12: 199, 13: 196, 14: 157}
+FLOORS = {9: 250, 10: 252, 11: 295, 12: 222, 13: 221, 14: 185}
 MIN_FUNCTIONS = {9: 429, 10: 452, 11: 463, 12: 473, 13: 473, 14: 473}
 
 _ALL = range(9, 15)
 # (module, function) -> versions where it is miscompiled today: silent miscompilations found by this suite,
 # each comment a minimal reproducer (source -> what the decompiler prints). Remove entries as they are fixed.
-KNOWN_DEFECTS = {
-    # tuple assignment whose right side reads a target: 'a, b = b, a' -> 'a = b; b = a' (ROT_*/SWAP)
-    ("b_exprs", "tuple_swap"): _ALL,
-    ("b_order", "swap_names"): _ALL,
-    ("b_order", "rotate_names"): _ALL,
-    ("b_order", "fib_pair"): _ALL,
-    ("b_order", "swap_attributes"): _ALL,
-    ("b_order", "swap_subscripts"): range(9, 14),
-    ("b_order", "attributes_cross_assign"): _ALL,
-    ("b_order", "loop_swap_accumulate"): (9, 10),
-    # a name loaded onto the stack, then stored by a walrus before use: 'a + (a := 10)' -> 'a = 10; a + 10'
-    ("b_order", "walrus_in_binop"): _ALL,
-    ("b_order", "augmented_with_walrus"): _ALL,  # 'a += (a := 5)' -> 'a = 5; a += 5'
-    # 3.13+ 'not not a' (TO_BOOL; UNARY_NOT; UNARY_NOT) -> 'a' (a bool becomes the operand itself)
-    ("b_exprs", "unary_not_combinations"): (13, 14),
-    ("b_order", "double_negation"): (13, 14),
-    # 3.12/3.13 'with cm: if x: return A' ... 'return B' -> the two returns exchanged
-    ("b_with", "with_return_inside"): (12, 13),
-    ("b_order", "return_inside_with_if"): (12, 13),
-    ("b_order", "return_inside_with_if_else"): (12, 13),
-    # the same in a try body, 3.12-3.14: 'try: if x > 0: return "pos"' -> the return moves to the try's else
-    ("b_flow", "early_return_in_if_in_try"): (12, 13, 14),
-    # and a conditional break in a try body in a loop: 'try: if x < 0: break' -> 'pass', the break lost
-    ("b_flow", "break_in_try_body_conditional"): (12, 13, 14),
-    # a name whose only store the compiler dropped as dead code is still local:
-    # 'if False: G = 1' + 'return G' -> 'return G' (reads the global instead of raising UnboundLocalError)
-    ("b_constants", "scope_dead_after_return"): _ALL,
-    ("b_constants", "scope_dead_if_store_plain"): _ALL,
-    # a generator whose only yield is dead code: 'if False: yield' + 'return x' -> a plain function
-    ("b_generators", "gen_dead_yield"): (9, 10, 11),
-    ("b_generators", "gen_yield_after_return"): (9, 10, 11),
-    # 3.14 CALL_FUNCTION_EX: 'f(**kw)' -> '()(*{**kw})', 'f(*a, **k)' -> 'a(*{**k})'
-    ("b_functions", "decorator_wraps"): (14,),
-    ("b_functions", "kwargs_passthrough"): (14,),
-    ("b_order", "call_kwargs_only"): (14,),
-    ("b_order", "call_wrapper_forwarding"): (14,),
+KNOWN_DEFECTS: dict = {
+    # Found by this suite and fixed since (each has a case here that would fail again):
+    # tuple assignments compiled without a tuple ('a, b = b, a' came back as 'a = b; b = a'), a walrus
+    # storing a name already loaded ('a + (a := 10)'), 3.13+ 'not not a' (TO_BOOL) as 'a', a conditional
+    # return/break inside a 3.12+ try or with body moved out of it, a local whose only store was dead
+    # code read as a global, a generator whose only yield was dead code, 3.14 CALL_FUNCTION_EX.
 }
 
 _REPORTS: dict = {}

@@ -8,7 +8,7 @@ use crate::ast::{
 use crate::error::DecompileError;
 use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
-use framejit_bytecode::{Arg, Instr};
+use framejit_bytecode::{Arg, Instr, PyVersion};
 
 /// A value on the symbolic stack.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,7 +119,8 @@ pub struct Sim<'a> {
     impure_copies: Vec<Expr>,
     /// `from MODULE import ...` being collected: the module, level, and the names so far.
     from_import: Option<(String, u32, Vec<Alias>)>,
-    /// How many values the block was entered with: values above them belong to its own statements.
+    /// The lowest stack depth the block has reached between instructions (at first, the values it was
+    /// entered with): values above it belong to the block's own statements.
     entry_len: usize,
     /// SWAP / ROT_* moves since the stack last held only the entry values, as (position, depth, kind):
     /// they tell the order a tuple assignment's values were evaluated in.
@@ -413,6 +414,22 @@ impl<'a> Sim<'a> {
             }
         }
         self.inplace_pending = None;
+        if let Expr::NamedExpr { .. } = value {
+            // `a = b = v`: a walrus stored again is a chained assignment
+            let mut targets = vec![target];
+            let mut value = value;
+            while let Expr::NamedExpr {
+                target: t,
+                value: v,
+            } = value
+            {
+                targets.push(*t);
+                value = *v;
+            }
+            targets.reverse();
+            self.out.push(Stmt::Assign { targets, value });
+            return Ok(());
+        }
         if self.group.is_some() || self.starts_group(&value) {
             return self.group_store(ins, target, value);
         }
@@ -575,6 +592,40 @@ impl<'a> Sim<'a> {
                 _ => Err(self.err(ins, "a name that is not a string")),
             })
             .collect()
+    }
+
+    /// `COPY 1; STORE name` with the copy still to be used: the value is `(name := value)`, evaluated once
+    /// where the copy is used (`a = b = v` is a walrus stored again, folded back by `store`).
+    fn walrus(&mut self, name: &str) -> bool {
+        if matches!(name, "__classcell__" | "__classdictcell__") {
+            // a class body's ending: store the cell and return it (the class statement's own code)
+            return false;
+        }
+        let len = self.stack.len();
+        if len < 2 || len - 2 < self.entry_len {
+            return false;
+        }
+        let (Some(Val::Expr(top)), Some(Val::Expr(below))) =
+            (self.stack.get(len - 1), self.stack.get(len - 2))
+        else {
+            return false;
+        };
+        if top != below {
+            return false;
+        }
+        let value = top.clone();
+        if let Some(k) = self.impure_copies.iter().position(|c| *c == value) {
+            self.impure_copies.remove(k);
+        }
+        self.stack.truncate(len - 2);
+        self.push(Expr::NamedExpr {
+            target: Box::new(Expr::Name {
+                id: name.to_string(),
+                ctx: ExprContext::Store,
+            }),
+            value: Box::new(value),
+        });
+        true
     }
 
     /// A store while values of the same statement wait below it: a tuple assignment (`a, b = x, y`,
@@ -756,6 +807,8 @@ impl<'a> Sim<'a> {
         };
         let name = ins.op.name;
         if self.stack.len() <= self.entry_len && self.group.is_none() {
+            // the block's own statements start above the lowest depth it has reached
+            self.entry_len = self.stack.len();
             self.moves.clear();
         }
         let was_copy = std::mem::take(&mut self.last_was_copy);
@@ -808,13 +861,15 @@ impl<'a> Sim<'a> {
             "STORE_FAST_STORE_FAST" | "STORE_FAST_LOAD_FAST" => {
                 // 3.13+ pairs: first index in the high nibble
                 let first = self.local(ins, raw >> 4)?;
-                self.store(
-                    ins,
-                    Expr::Name {
-                        id: first,
-                        ctx: ExprContext::Store,
-                    },
-                )?;
+                if !(was_copy && self.walrus(&first)) {
+                    self.store(
+                        ins,
+                        Expr::Name {
+                            id: first,
+                            ctx: ExprContext::Store,
+                        },
+                    )?;
+                }
                 let second = self.local(ins, raw & 15)?;
                 if name == "STORE_FAST_STORE_FAST" {
                     self.store(
@@ -930,7 +985,13 @@ impl<'a> Sim<'a> {
             }
             "CALL_FUNCTION_EX" => {
                 // f(*args, **kwargs): the positional tuple and (flag 1) the keyword dict
-                let kwargs = if raw & 1 == 1 {
+                let kwargs = if self.code.version >= PyVersion::V3_14 {
+                    // 3.14: no flag; the keyword dict or a NULL is always there
+                    match self.pop(ins)? {
+                        Val::Null => None,
+                        v => Some(self.expr_of(ins, v)?),
+                    }
+                } else if raw & 1 == 1 {
                     Some(self.pop_expr(ins)?)
                 } else {
                     None
@@ -1345,6 +1406,9 @@ impl<'a> Sim<'a> {
                     "STORE_DEREF" => self.deref(ins, raw)?,
                     _ => self.name(ins, raw)?,
                 };
+                if was_copy && self.walrus(&n) {
+                    return Ok(None);
+                }
                 self.store(
                     ins,
                     Expr::Name {
@@ -1421,6 +1485,7 @@ impl<'a> Sim<'a> {
                     "UNARY_NOT" => UnaryOp::Not,
                     _ => UnaryOp::Invert,
                 };
+                let v = if op == UnaryOp::Not { truth(v) } else { v };
                 self.push(Expr::UnaryOp {
                     op,
                     operand: Box::new(v),
@@ -1695,7 +1760,7 @@ impl<'a> Sim<'a> {
                         true,
                     )
                 } else {
-                    (v, name.ends_with("_TRUE"))
+                    (truth(v), name.ends_with("_TRUE"))
                 };
                 // 3.12+ `a and b`: COPY 1 then a conditional jump on the copy; the original stays
                 let copy = self.last_was_copy
@@ -1723,7 +1788,18 @@ impl<'a> Sim<'a> {
                     copy: false,
                 }));
             }
-            "TO_BOOL" => {}
+            "TO_BOOL" => {
+                // 3.13+: the truth value as a bool. A conditional jump strips it again (a test is a
+                // truth value anyway); a value used otherwise is `not not v`, which compiles to TO_BOOL
+                let v = self.pop_expr(ins)?;
+                let v = match v {
+                    e @ Expr::UnaryOp {
+                        op: UnaryOp::Not, ..
+                    } => e,
+                    e => not(not(e)),
+                };
+                self.push(v);
+            }
             // the end of a for loop: pop what FOR_ITER's exit left (iterator, 3.12+ a value), no statement
             "END_FOR" | "POP_ITER" => {
                 let n = -ins.op.stack_effect(raw, Some(false));
@@ -1772,6 +1848,30 @@ pub const COLLECT: &str = "\u{0}collect";
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
 
 /// The last arguments are keyword arguments named by `names`: split them off as keywords.
+fn not(e: Expr) -> Expr {
+    Expr::UnaryOp {
+        op: UnaryOp::Not,
+        operand: Box::new(e),
+    }
+}
+
+/// `not not v` (what TO_BOOL makes of `v`) where only its truth matters: `v`.
+fn truth(e: Expr) -> Expr {
+    match e {
+        Expr::UnaryOp {
+            op: UnaryOp::Not,
+            operand,
+        } => match *operand {
+            Expr::UnaryOp {
+                op: UnaryOp::Not,
+                operand: inner,
+            } => *inner,
+            other => not(other),
+        },
+        other => other,
+    }
+}
+
 fn split_keywords(args: &mut Vec<Expr>, names: Vec<String>) -> Vec<Keyword> {
     let n = names.len().min(args.len());
     let values = args.split_off(args.len() - n);

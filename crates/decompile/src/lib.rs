@@ -69,7 +69,92 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
     if !nonlocals.is_empty() {
         out.push(ast::Stmt::Nonlocal { names: nonlocals });
     }
+    out.extend(dead_code_scope(code));
     out
+}
+
+/// What dead code the compiler dropped still decided: a local read but never stored (its only store
+/// was unreachable: reading it raises UnboundLocalError, it must not become a global), and a generator
+/// whose only `yield` was unreachable. `if False:` keeps those facts and compiles to no instructions.
+fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
+    use ast::{Constant, Expr, ExprContext, Stmt};
+    use framejit_bytecode::Arg;
+    if code.flags & input::flags::OPTIMIZED == 0 {
+        return Vec::new();
+    }
+    let fast = code.fast_names();
+    let nargs = (code.argcount + code.kwonlyargcount) as usize
+        + usize::from(code.flags & input::flags::VARARGS != 0)
+        + usize::from(code.flags & input::flags::VARKEYWORDS != 0);
+    let mut loaded: Vec<&str> = Vec::new();
+    let mut stored: Vec<&str> = Vec::new();
+    let mut yields = false;
+    for ins in code.bytecode.instrs() {
+        let name = ins.op.name;
+        yields |= matches!(name, "YIELD_VALUE" | "YIELD_FROM" | "GET_AWAITABLE");
+        let Arg::Raw(raw) = ins.arg else { continue };
+        let slots: Vec<u32> = match name {
+            "LOAD_FAST_LOAD_FAST"
+            | "STORE_FAST_STORE_FAST"
+            | "STORE_FAST_LOAD_FAST"
+            | "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => vec![raw >> 4, raw & 15],
+            _ => vec![raw],
+        };
+        for (k, slot) in slots.into_iter().enumerate() {
+            let Some(&n) = fast.get(slot as usize) else {
+                continue;
+            };
+            let is_store = match name {
+                "STORE_FAST" | "DELETE_FAST" | "STORE_FAST_STORE_FAST" => true,
+                "STORE_FAST_LOAD_FAST" => k == 0,
+                _ => false,
+            };
+            let is_load = name.starts_with("LOAD_FAST") && name != "LOAD_FAST_AND_CLEAR"
+                || name == "STORE_FAST_LOAD_FAST" && k == 1;
+            if is_store {
+                stored.push(n);
+            } else if is_load && !loaded.contains(&n) {
+                loaded.push(n);
+            }
+        }
+    }
+    let mut body = Vec::new();
+    for n in loaded {
+        let is_arg = code.varnames.iter().take(nargs).any(|a| a == n);
+        let is_cell = code
+            .cellvars
+            .iter()
+            .chain(code.freevars.iter())
+            .any(|c| c == n);
+        if !is_arg && !is_cell && !stored.contains(&n) && code.varnames.iter().any(|v| v == n) {
+            body.push(Stmt::Assign {
+                targets: vec![Expr::Name {
+                    id: n.to_string(),
+                    ctx: ExprContext::Store,
+                }],
+                value: Expr::Constant {
+                    value: Constant::None,
+                    kind: None,
+                },
+            });
+        }
+    }
+    if code.flags & input::flags::GENERATOR != 0 && !yields {
+        body.push(Stmt::Expr {
+            value: Expr::Yield { value: None },
+        });
+    }
+    if body.is_empty() {
+        return Vec::new();
+    }
+    vec![Stmt::If {
+        test: Expr::Constant {
+            value: Constant::Bool(false),
+            kind: None,
+        },
+        body,
+        orelse: Vec::new(),
+    }]
 }
 
 /// `assert T, msg` compiles to a test that jumps past `raise AssertionError(msg)` (with the

@@ -46,6 +46,11 @@ pub struct Structurer<'a> {
     /// The try bodies being structured, innermost last: their handler, and the first block found
     /// outside the range (where the body ends).
     try_body: Vec<(usize, Option<usize>)>,
+    /// Per entry of `try_body`: the region nesting its body runs at. Only the body's own region ends
+    /// it; an arm nested in the body that leaves the handler's range leaves the try (return, break).
+    try_depth: Vec<usize>,
+    /// How many `region_carry` calls are running.
+    nesting: usize,
     /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
     depth_offset: usize,
     /// The next block run starts with a with statement's exit call, which is part of that statement.
@@ -187,6 +192,8 @@ impl<'a> Structurer<'a> {
             entry_depth,
             active: Vec::new(),
             try_body: Vec::new(),
+            try_depth: Vec::new(),
+            nesting: 0,
             depth_offset: 0,
             expect_exit_call: false,
             code,
@@ -469,6 +476,20 @@ impl<'a> Structurer<'a> {
         carry: Vec<Val>,
         lp: Option<&LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
+        self.nesting += 1;
+        let out = self.region_blocks(start, stop, base, carry, lp);
+        self.nesting -= 1;
+        out
+    }
+
+    fn region_blocks(
+        &mut self,
+        start: usize,
+        stop: Option<usize>,
+        base: &[Val],
+        carry: Vec<Val>,
+        lp: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
         let mut out = Vec::new();
         let mut b = start;
         let mut carry: Vec<Val> = carry;
@@ -476,13 +497,24 @@ impl<'a> Structurer<'a> {
             if Some(b) == stop {
                 break;
             }
-            // A try body ends at the first block its handler does not cover.
-            if let Some(&(h, None)) = self.try_body.last() {
-                if self.cfg.blocks[b].handler.map(|x| x.0) != Some(h) && carry.is_empty() {
-                    if let Some(t) = self.try_body.last_mut() {
-                        t.1 = Some(b);
+            // A try body ends at the first block its handler does not cover, except a `return`,
+            // `break` or `continue` of the body: the compiler leaves the try's range before those.
+            if let Some(&(h, found)) = self.try_body.last() {
+                let covered = self.cfg.blocks[b].handler.map(|x| x.0) == Some(h);
+                let top_level = self.try_depth.last() == Some(&self.nesting);
+                if !covered && carry.is_empty() && top_level && !self.is_body_exit(b, lp) {
+                    match found {
+                        None => {
+                            if let Some(t) = self.try_body.last_mut() {
+                                t.1 = Some(b);
+                            }
+                            break;
+                        }
+                        Some(a) if a == b => break,
+                        Some(_) => {
+                            return Err(self.err("a try or with body left at two places"));
+                        }
                     }
-                    break;
                 }
             }
             // A try statement starts here.
@@ -672,6 +704,28 @@ impl<'a> Structurer<'a> {
         Ok(out)
     }
 
+    /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the
+    /// enclosing loop's header or exit. Inside a try or with body it is a statement of the body.
+    fn is_body_exit(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
+        if lp.is_some_and(|c| Some(b) == c.exit || b == c.header) {
+            return true;
+        }
+        let names: Vec<&str> = self
+            .instrs(b)
+            .iter()
+            .map(|i| i.op.name)
+            .filter(|n| !matches!(*n, "NOP" | "NOT_TAKEN"))
+            .collect();
+        if names == ["RETURN_CONST"] || names == ["LOAD_CONST", "RETURN_VALUE"] {
+            return true;
+        }
+        // an unconditional jump straight to the loop's header or exit
+        matches!(names.as_slice(), [j] if j.starts_with("JUMP"))
+            && self
+                .succ(b, EdgeKind::Jump)
+                .is_some_and(|t| lp.is_some_and(|c| Some(t) == c.exit || t == c.header))
+    }
+
     /// `with` whose body starts at `start`; `left` ends with __exit__ and the `__enter__()` result.
     fn with_stmt(
         &mut self,
@@ -703,9 +757,11 @@ impl<'a> Structurer<'a> {
         body_base.push(Val::WithExit);
         self.active.push((h, h));
         self.try_body.push((h, None));
+        self.try_depth.push(self.nesting + 1);
         let enter = left.last().cloned().into_iter().collect();
         let body = self.region_carry(start, None, &body_base, enter, lp);
         let after = self.try_body.pop().and_then(|t| t.1);
+        self.try_depth.pop();
         self.active.pop();
         let mut body = body?;
         let target = match body.first() {
@@ -785,8 +841,10 @@ impl<'a> Structurer<'a> {
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));
+        self.try_depth.push(self.nesting + 1);
         let body = self.region(b, None, base, lp);
         let after = self.try_body.pop().and_then(|t| t.1);
+        self.try_depth.pop();
         self.active.pop();
         let body = body?;
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)

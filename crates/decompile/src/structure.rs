@@ -51,6 +51,8 @@ pub struct Structurer<'a> {
     try_depth: Vec<usize>,
     /// How many `region_carry` calls are running.
     nesting: usize,
+    /// Test blocks tried as parts of a compound condition (a budget against pathological code).
+    probes: usize,
     /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
     depth_offset: usize,
     /// The next block run starts with a with statement's exit call, which is part of that statement.
@@ -194,6 +196,7 @@ impl<'a> Structurer<'a> {
             try_body: Vec::new(),
             try_depth: Vec::new(),
             nesting: 0,
+            probes: 0,
             depth_offset: 0,
             expect_exit_call: false,
             code,
@@ -652,56 +655,227 @@ impl<'a> Structurer<'a> {
                             "a value stays on the stack across a branch (expression-level flow)",
                         ));
                     }
-                    let taken = self
-                        .succ(b, EdgeKind::Jump)
-                        .ok_or_else(|| self.err("branch without target"))?;
-                    let fall = self
-                        .succ(b, EdgeKind::Fall)
-                        .ok_or_else(|| self.err("branch without fall-through"))?;
-                    // A bottom test repeating the `while` guard ends the body.
-                    if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
-                        self.bottom_test_seen = true;
-                        break;
-                    }
-                    // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
-                    if !jump_if
-                        && self.loop_at(fall).is_some()
-                        && lp.map(|c| c.header) != Some(fall)
-                    {
-                        let saved = (self.visits.clone(), self.emitted.clone());
-                        let attempt =
-                            self.loop_stmt(fall, base.to_vec(), Some((test.clone(), taken)));
-                        if let Ok((stmts, next)) = attempt {
-                            out.extend(stmts);
-                            match next.block {
-                                Some(n) => {
-                                    b = n;
-                                    carry = self.above(&next.carry, base)?;
-                                    continue;
-                                }
-                                None => break,
-                            }
+                    match self.branch_stmt(b, base, lp, test, jump_if, &mut out)? {
+                        Some((m, more)) => {
+                            b = m;
+                            carry = more;
                         }
-                        (self.visits, self.emitted) = saved;
-                    }
-                    // Where both arms leave the code there is no join: then the jump target is where
-                    // the fall-through arm ends (an `if` without `else`, as `if a and b:` compiles).
-                    let merge = self.ipdom[b].or(Some(taken));
-                    let then = self.region(fall, merge, base, lp)?;
-                    let orelse = self.region(taken, merge, base, lp)?;
-                    out.push(Stmt::If {
-                        test: fall_test(test, jump_if),
-                        body: or_pass(then),
-                        orelse,
-                    });
-                    match merge {
-                        Some(m) => b = m,
                         None => break,
                     }
                 }
             }
         }
         Ok(out)
+    }
+
+    /// A statement-level branch ending block `b` (nothing left on the stack above `base`): an `if`
+    /// (its test folded with the test blocks that follow), a `while` compiled as a guard before
+    /// its loop, or the bottom test of the loop `lp` (which ends the loop body). Appends the
+    /// statements to `out`; returns where structuring goes on, and with what on the stack.
+    fn branch_stmt(
+        &mut self,
+        b: usize,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+        test: Expr,
+        jump_if: bool,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Option<(usize, Vec<Val>)>, DecompileError> {
+        let taken = self
+            .succ(b, EdgeKind::Jump)
+            .ok_or_else(|| self.err("branch without target"))?;
+        let fall = self
+            .succ(b, EdgeKind::Fall)
+            .ok_or_else(|| self.err("branch without fall-through"))?;
+        // `if a and b:`, `if not (a or b):`...: test blocks that only decide between the same two
+        // targets fold into one condition
+        let (test, jump_if, fall, taken) =
+            self.compound_test(b, base, test, jump_if, fall, taken, lp);
+        // A bottom test repeating the `while` guard ends the body.
+        if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
+            self.bottom_test_seen = true;
+            return Ok(None);
+        }
+        // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
+        if !jump_if && self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
+            let saved = (self.visits.clone(), self.emitted.clone());
+            let attempt = self.loop_stmt(fall, base.to_vec(), Some((test.clone(), taken)));
+            if let Ok((stmts, next)) = attempt {
+                out.extend(stmts);
+                return match next.block {
+                    Some(n) => Ok(Some((n, self.above(&next.carry, base)?))),
+                    None => Ok(None),
+                };
+            }
+            (self.visits, self.emitted) = saved;
+        }
+        // Where both arms leave the code there is no join: the arm laid out first is the body and
+        // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
+        let (merge, fall_first) = match self.ipdom[b] {
+            Some(m) => (Some(m), true),
+            None if fall <= taken => (Some(taken), true),
+            None => (Some(fall), false),
+        };
+        let then = self.region(fall, merge, base, lp)?;
+        let orelse = self.region(taken, merge, base, lp)?;
+        let test = fall_test(test, jump_if);
+        if then.is_empty() && !orelse.is_empty() || !fall_first {
+            // `if not (a and b): x` reads better than `if a and b: pass else: x`
+            out.push(Stmt::If {
+                test: negate(test),
+                body: or_pass(orelse),
+                orelse: then,
+            });
+        } else {
+            out.push(Stmt::If {
+                test,
+                body: or_pass(then),
+                orelse,
+            });
+        }
+        Ok(merge.map(|m| (m, Vec::new())))
+    }
+
+    /// Fold the test blocks that follow block `b`'s branch into one condition. A test block joins when
+    /// it has no statements, is reached only from the condition so far, and one of its targets is one
+    /// of the condition's: `(c, T, F)` with `c = b` then `(b, T2, F)` gives `(c and b, T2, F)`, and so
+    /// on for the four combinations. Returns the test, `jump_if` and the fall/taken targets; the
+    /// blocks folded in are marked emitted.
+    #[allow(clippy::too_many_arguments)]
+    fn compound_test(
+        &mut self,
+        b: usize,
+        base: &[Val],
+        test: Expr,
+        jump_if: bool,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> (Expr, bool, usize, usize) {
+        let (t, f) = if jump_if {
+            (taken, fall)
+        } else {
+            (fall, taken)
+        };
+        let (cond, t, f, members) = self.fold_condition(b, base, test, t, f, lp);
+        if members.len() == 1 {
+            // nothing folded: the original orientation
+            return if jump_if {
+                (cond, true, f, t)
+            } else {
+                (cond, false, t, f)
+            };
+        }
+        for &m in &members[1..] {
+            self.emitted[m] = true;
+        }
+        // falls through (to `t`) when the condition is true
+        (cond, false, t, f)
+    }
+
+    /// The condition that starts with `cond` at block `b` (true: to `t`, false: to `f`), grown by
+    /// the test blocks after it; with the blocks it spans (`b` first). Marks nothing.
+    fn fold_condition(
+        &mut self,
+        b: usize,
+        base: &[Val],
+        cond: Expr,
+        t: usize,
+        f: usize,
+        lp: Option<&LoopCtx>,
+    ) -> (Expr, usize, usize, Vec<usize>) {
+        let (mut cond, mut t, mut f) = (cond, t, f);
+        let mut members = vec![b];
+        'grow: loop {
+            for c in [t, f] {
+                let Some((ec, tc, fc, spans)) = self.test_block(c, &members, base, lp) else {
+                    continue;
+                };
+                let joined = if c == t && fc == f {
+                    Some((BoolOp::And, ec, tc, f))
+                } else if c == t && tc == f {
+                    Some((BoolOp::And, negate(ec), fc, f))
+                } else if c == f && tc == t {
+                    Some((BoolOp::Or, ec, t, fc))
+                } else if c == f && fc == t {
+                    Some((BoolOp::Or, negate(ec), t, tc))
+                } else {
+                    None
+                };
+                let Some((op, e, nt, nf)) = joined else {
+                    continue;
+                };
+                cond = match cond {
+                    Expr::BoolOp { op: o, mut values } if o == op => {
+                        values.push(e);
+                        Expr::BoolOp { op, values }
+                    }
+                    other => Expr::BoolOp {
+                        op,
+                        values: vec![other, e],
+                    },
+                };
+                (t, f) = (nt, nf);
+                members.extend(spans);
+                continue 'grow;
+            }
+            break;
+        }
+        (cond, t, f, members)
+    }
+
+    /// Block `c` as a part of the condition made of `members`: only a test (no statements, nothing
+    /// left on the stack), reached only from the members, not yet emitted, not a loop header. Its
+    /// test (grown by the test blocks after it) with the targets when true and false, and the
+    /// blocks it spans.
+    fn test_block(
+        &mut self,
+        c: usize,
+        members: &[usize],
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Option<(Expr, usize, usize, Vec<usize>)> {
+        let b = members[0];
+        if self.emitted[c]
+            || members.contains(&c)
+            || self.loop_at(c).is_some()
+            || lp.is_some_and(|ctx| ctx.header == c || ctx.exit == Some(c))
+            || self.cfg.blocks[c].handler != self.cfg.blocks[b].handler
+            || self.entry_depth[c].map(|d| d as usize) != Some(base.len() + self.depth_offset)
+            || !self.cfg.blocks[c].preds.iter().all(|p| members.contains(p))
+        {
+            return None;
+        }
+        self.probes += 1;
+        if self.probes > 64 * self.cfg.blocks.len() + 1024 {
+            return None;
+        }
+        let taken = self.succ(c, EdgeKind::Jump)?;
+        let fall = self.succ(c, EdgeKind::Fall)?;
+        let saved = (self.emitted[c], self.work);
+        let attempt = self.run(c, base.to_vec());
+        (self.emitted[c], self.work) = saved;
+        match attempt {
+            Ok((
+                stmts,
+                Exit::Branch {
+                    test,
+                    jump_if,
+                    keep: false,
+                    copy: false,
+                },
+                left,
+            )) if stmts.is_empty() && left.len() == base.len() => {
+                let (t, f) = if jump_if {
+                    (taken, fall)
+                } else {
+                    (fall, taken)
+                };
+                // the test blocks after `c` may form a condition of their own: `a and (b or c)`
+                Some(self.fold_condition(c, base, test, t, f, lp))
+            }
+            _ => None,
+        }
     }
 
     /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the
@@ -1099,26 +1273,12 @@ impl<'a> Structurer<'a> {
                 keep: false,
                 copy: false,
             } => {
-                let taken = self
-                    .succ(header, EdgeKind::Jump)
-                    .ok_or_else(|| self.err("branch without target"))?;
-                let fall = self
-                    .succ(header, EdgeKind::Fall)
-                    .ok_or_else(|| self.err("branch without fall-through"))?;
-                if self.is_bottom_test(ctx, taken, fall, &test, jump_if) {
-                    self.bottom_test_seen = true;
-                    return Ok(out);
-                }
-                let merge = self.ipdom[header].filter(|m| Some(*m) != ctx.exit);
-                let then = self.region(fall, merge, base, Some(ctx))?;
-                let orelse = self.region(taken, merge, base, Some(ctx))?;
-                out.push(Stmt::If {
-                    test: fall_test(test, jump_if),
-                    body: or_pass(then),
-                    orelse,
-                });
-                if let Some(m) = merge {
-                    out.extend(self.region(m, None, base, Some(ctx))?);
+                if let Some((m, carry)) =
+                    self.branch_stmt(header, base, Some(ctx), test, jump_if, &mut out)?
+                {
+                    if m != header {
+                        out.extend(self.region_carry(m, None, base, carry, Some(ctx))?);
+                    }
                 }
             }
             Exit::Branch { .. } => return Err(self.err("an expression branch in a loop header")),
@@ -1223,23 +1383,10 @@ impl<'a> Structurer<'a> {
                 keep: false,
                 copy: false,
             } => {
-                let taken = self
-                    .succ(start, EdgeKind::Jump)
-                    .ok_or_else(|| self.err("branch without target"))?;
-                let fall = self
-                    .succ(start, EdgeKind::Fall)
-                    .ok_or_else(|| self.err("branch without fall-through"))?;
-                let merge = self.ipdom[start];
-                let merge = merge.filter(|m| *m != ctx.header && Some(*m) != ctx.exit);
-                let then = self.region(fall, merge, base, Some(ctx))?;
-                let orelse = self.region(taken, merge, base, Some(ctx))?;
-                out.push(Stmt::If {
-                    test: fall_test(test, jump_if),
-                    body: or_pass(then),
-                    orelse,
-                });
-                if let Some(m) = merge {
-                    out.extend(self.region(m, None, base, Some(ctx))?);
+                if let Some((m, carry)) =
+                    self.branch_stmt(start, base, Some(ctx), test, jump_if, &mut out)?
+                {
+                    out.extend(self.region_carry(m, None, base, carry, Some(ctx))?);
                 }
             }
             Exit::Branch { .. } => {

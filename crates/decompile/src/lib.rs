@@ -294,6 +294,10 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
                 }),
         }) => {
             body.pop();
+            // what is now last may end in its own copy (3.11+ copy small exit blocks)
+            if matches!(body.last(), Some(Stmt::If { .. })) {
+                drop_tail_return(body);
+            }
         }
         Some(Stmt::If {
             body: then, orelse, ..

@@ -2,7 +2,7 @@
 //! `continue`, decided from dominators, post-dominators and loops (see `flow.rs`), not from the shape of
 //! one compiler's output.
 
-use crate::ast::{BoolOp, Constant, Expr, Stmt, UnaryOp};
+use crate::ast::{BoolOp, CmpOp, Constant, Expr, Stmt, UnaryOp};
 use crate::error::DecompileError;
 use crate::exprs::{Exit, Sim, Val};
 use crate::flow::{Cfg, EdgeKind, Loop};
@@ -51,6 +51,8 @@ pub struct Structurer<'a> {
     try_depth: Vec<usize>,
     /// How many `region_carry` calls are running.
     nesting: usize,
+    /// The loop header whose body is being entered: the header's own block is not a `continue`.
+    entering_header: Option<usize>,
     /// Test blocks tried as parts of a compound condition (a budget against pathological code).
     probes: usize,
     /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
@@ -68,6 +70,26 @@ fn negate(test: Expr) -> Expr {
             op: UnaryOp::Not,
             operand,
         } => *operand,
+        // `is` and `in` always give a bool: their negation is exact (not so `==`, `<`: NaN, numpy)
+        Expr::Compare {
+            left,
+            ops,
+            comparators,
+        } if ops.len() == 1
+            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn) =>
+        {
+            let op = match ops[0] {
+                CmpOp::Is => CmpOp::IsNot,
+                CmpOp::IsNot => CmpOp::Is,
+                CmpOp::In => CmpOp::NotIn,
+                _ => CmpOp::In,
+            };
+            Expr::Compare {
+                left,
+                ops: vec![op],
+                comparators,
+            }
+        }
         other => Expr::UnaryOp {
             op: UnaryOp::Not,
             operand: Box::new(other),
@@ -196,6 +218,7 @@ impl<'a> Structurer<'a> {
             try_body: Vec::new(),
             try_depth: Vec::new(),
             nesting: 0,
+            entering_header: None,
             probes: 0,
             depth_offset: 0,
             expect_exit_call: false,
@@ -279,7 +302,24 @@ impl<'a> Structurer<'a> {
         } else {
             (fall, taken, fall_test(test.clone(), jump_if))
         };
-        back(stay) && Some(leave) == ctx.exit && stay_test == *cond
+        let leaves =
+            Some(leave) == ctx.exit || ctx.exit.is_some_and(|e| self.same_exit_tail(leave, e));
+        back(stay) && leaves && stay_test == *cond
+    }
+
+    /// Blocks `a` and `b` are copies of one `return` (3.11+ duplicates small exit blocks so that
+    /// each jump to them becomes its own copy): the same instructions, ending the code.
+    fn same_exit_tail(&self, a: usize, b: usize) -> bool {
+        let ia = self.instrs(a);
+        let ib = self.instrs(b);
+        let ends = ia
+            .last()
+            .is_some_and(|i| matches!(i.op.name, "RETURN_VALUE" | "RETURN_CONST"));
+        ends && ia.len() == ib.len()
+            && ia
+                .iter()
+                .zip(&ib)
+                .all(|(x, y)| x.op.name == y.op.name && x.arg == y.arg)
     }
 
     /// Run block `b` from `stack`; its statements, how it ends, and the stack left.
@@ -542,7 +582,7 @@ impl<'a> Structurer<'a> {
                     out.push(Stmt::Break);
                     break;
                 }
-                if b == ctx.header {
+                if b == ctx.header && self.entering_header != Some(b) {
                     out.push(Stmt::Continue);
                     break;
                 }
@@ -564,6 +604,9 @@ impl<'a> Structurer<'a> {
                     }
                     None => break,
                 }
+            }
+            if self.entering_header == Some(b) {
+                self.entering_header = None;
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
             if std::mem::take(&mut self.expect_exit_call) {
@@ -697,9 +740,10 @@ impl<'a> Structurer<'a> {
             return Ok(None);
         }
         // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
-        if !jump_if && self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
+        if self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
             let saved = (self.visits.clone(), self.emitted.clone());
-            let attempt = self.loop_stmt(fall, base.to_vec(), Some((test.clone(), taken)));
+            let enter = fall_test(test.clone(), jump_if);
+            let attempt = self.loop_stmt(fall, base.to_vec(), Some((enter, taken)));
             if let Ok((stmts, next)) = attempt {
                 out.extend(stmts);
                 return match next.block {
@@ -1211,6 +1255,24 @@ impl<'a> Structurer<'a> {
             }
         }
         exits.sort_unstable();
+        // the code after the loop is at the loop statement's own try nesting: a successor inside an
+        // exception handler (an except clause's re-raise) is not where the loop goes on
+        let outer: Vec<Option<usize>> = self.cfg.blocks[header]
+            .preds
+            .iter()
+            .filter(|p| !lp.body.contains(p))
+            .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))
+            .collect();
+        if let Some(&level) = outer.first() {
+            let same: Vec<usize> = exits
+                .iter()
+                .copied()
+                .filter(|&e| self.cfg.blocks[e].handler.map(|h| h.0) == level)
+                .collect();
+            if !same.is_empty() {
+                exits = same;
+            }
+        }
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None => (None, exits.first().copied()),
@@ -1249,42 +1311,11 @@ impl<'a> Structurer<'a> {
         ctx: &LoopCtx,
     ) -> Result<Vec<Stmt>, DecompileError> {
         // The header itself is part of the body: structure it with the loop context, stopping when
-        // control comes back to it.
-        self.visits[header] += 1;
-        let (mut out, exit, left) = self.run(header, base.to_vec())?;
-        if left.len() != base.len() && !matches!(exit, Exit::Exit) {
-            return Err(self.err("a value stays on the stack in a loop header"));
-        }
-        match exit {
-            Exit::Exit => {}
-            Exit::Flow => {
-                if let Some(n) = self
-                    .succ(header, EdgeKind::Jump)
-                    .or_else(|| self.succ(header, EdgeKind::Fall))
-                {
-                    if n != header {
-                        out.extend(self.region(n, None, base, Some(ctx))?);
-                    }
-                }
-            }
-            Exit::Branch {
-                test,
-                jump_if,
-                keep: false,
-                copy: false,
-            } => {
-                if let Some((m, carry)) =
-                    self.branch_stmt(header, base, Some(ctx), test, jump_if, &mut out)?
-                {
-                    if m != header {
-                        out.extend(self.region_carry(m, None, base, carry, Some(ctx))?);
-                    }
-                }
-            }
-            Exit::Branch { .. } => return Err(self.err("an expression branch in a loop header")),
-            Exit::ForIter { .. } => return Err(self.err("a FOR_ITER inside another loop's header")),
-        }
-        Ok(out)
+        // control comes back to it (the first time through, the header is not a `continue`).
+        let saved = self.entering_header.replace(header);
+        let out = self.region(header, None, base, Some(ctx));
+        self.entering_header = saved;
+        out
     }
 
     /// `for TARGET in ITER:` headed by FOR_ITER; the iterator is on top of `stack` (from GET_ITER).
@@ -1358,43 +1389,7 @@ impl<'a> Structurer<'a> {
         carry: Vec<Val>,
         ctx: &LoopCtx,
     ) -> Result<Vec<Stmt>, DecompileError> {
-        let mut stack = base.to_vec();
-        stack.extend(carry);
-        self.visits[start] += 1;
-        let (mut out, exit, left) = self.run(start, stack)?;
-        match exit {
-            Exit::Exit => {}
-            Exit::Flow => {
-                // what the block leaves (an inner loop's iterator) goes on to the next block, which
-                // checks it as any region does
-                let carry = self.above(&left, base)?;
-                if let Some(n) = self
-                    .succ(start, EdgeKind::Jump)
-                    .or_else(|| self.succ(start, EdgeKind::Fall))
-                {
-                    out.extend(self.region_carry(n, None, base, carry, Some(ctx))?);
-                } else if !carry.is_empty() {
-                    return Err(self.err("a value stays on the stack in a loop body"));
-                }
-            }
-            Exit::Branch {
-                test,
-                jump_if,
-                keep: false,
-                copy: false,
-            } => {
-                if let Some((m, carry)) =
-                    self.branch_stmt(start, base, Some(ctx), test, jump_if, &mut out)?
-                {
-                    out.extend(self.region_carry(m, None, base, carry, Some(ctx))?);
-                }
-            }
-            Exit::Branch { .. } => {
-                return Err(self.err("an expression branch in a loop body's first block"))
-            }
-            Exit::ForIter { .. } => return Err(self.err("FOR_ITER in a loop body's first block")),
-        }
-        Ok(out)
+        self.region_carry(start, None, base, carry, Some(ctx))
     }
 
     /// The block after `exit`'s leading pops when the block is nothing but pops.

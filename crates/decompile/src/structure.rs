@@ -496,7 +496,37 @@ impl<'a> Structurer<'a> {
         if self.cfg.blocks.is_empty() {
             return Ok(Vec::new());
         }
-        self.region(0, None, &[], None)
+        let out = self.region(0, None, &[], None)?;
+        // an exception handler the statements do not contain would be code silently lost
+        for (k, block) in self.cfg.blocks.iter().enumerate() {
+            let is_handler = self.instrs(k).first().map(|i| i.op.name) == Some("PUSH_EXC_INFO");
+            if is_handler && !self.emitted[k] && !block.preds.is_empty() {
+                return Err(self.err("an exception handler the structured code leaves out"));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The handler of the try statement that starts at block `b`, if one does: the outermost user
+    /// handler (not a with's) in the chain of handlers covering `b` that is not active yet.
+    fn try_to_start(&self, b: usize) -> Option<usize> {
+        let mut x = self.cfg.blocks[b].handler.map(|x| x.0);
+        let mut found = None;
+        for _ in 0..self.cfg.blocks.len() {
+            let Some(h) = x else { break };
+            let names: Vec<&str> = self.instrs(h).iter().take(2).map(|i| i.op.name).collect();
+            let user = names.first() == Some(&"PUSH_EXC_INFO")
+                && names.get(1) != Some(&"WITH_EXCEPT_START");
+            let inside = self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h));
+            if inside {
+                break;
+            }
+            if user {
+                found = Some(h);
+            }
+            x = self.cfg.blocks[h].handler.map(|x| x.0);
+        }
+        found
     }
 
     /// Statements from `start` until `stop` (exclusive) or until control leaves.
@@ -543,9 +573,16 @@ impl<'a> Structurer<'a> {
             // A try body ends at the first block its handler does not cover, except a `return`,
             // `break` or `continue` of the body: the compiler leaves the try's range before those.
             if let Some(&(h, found)) = self.try_body.last() {
-                let covered = self.cfg.blocks[b].handler.map(|x| x.0) == Some(h);
+                let covered = self.within(b, h);
                 let top_level = self.try_depth.last() == Some(&self.nesting);
-                if !covered && carry.is_empty() && top_level && !self.is_body_exit(b, lp) {
+                // (a block of NOPs, such as the line marker of a nested `try:`, is no code of its own)
+                let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
+                if !covered
+                    && carry.is_empty()
+                    && top_level
+                    && !only_nops
+                    && !self.is_body_exit(b, lp)
+                {
                     match found {
                         None => {
                             if let Some(t) = self.try_body.last_mut() {
@@ -560,14 +597,13 @@ impl<'a> Structurer<'a> {
                     }
                 }
             }
-            // A try statement starts here.
-            if let Some((h, _, _)) = self.cfg.blocks[b].handler {
-                let user_handler =
-                    self.instrs(h).first().map(|i| i.op.name) == Some("PUSH_EXC_INFO");
-                let inside = self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h));
-                if user_handler && !inside && carry.is_empty() {
-                    let (stmt, next) = self.try_stmt(b, h, base, lp)?;
-                    out.push(stmt);
+            // A try statement starts here: the outermost one whose handler is not active yet (a
+            // try nested first in another's body is covered by its own handler, whose code is
+            // covered by the outer one's).
+            if let Some(h) = self.try_to_start(b) {
+                if carry.is_empty() {
+                    let (stmts, next) = self.try_stmt(b, h, base, lp)?;
+                    out.extend(stmts);
                     match next {
                         Some(n) => {
                             b = n;
@@ -922,6 +958,20 @@ impl<'a> Structurer<'a> {
         }
     }
 
+    /// Is block `b` inside the range handled by `h`: covered by `h`, or by a handler of a statement
+    /// nested in that range (whose own handler, or cleanup's, is covered by `h` in turn)?
+    fn within(&self, b: usize, h: usize) -> bool {
+        let mut x = self.cfg.blocks[b].handler.map(|x| x.0);
+        for _ in 0..self.cfg.blocks.len() {
+            match x {
+                Some(y) if y == h => return true,
+                Some(y) => x = self.cfg.blocks[y].handler.map(|x| x.0),
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the
     /// enclosing loop's header or exit. Inside a try or with body it is a statement of the body.
     fn is_body_exit(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
@@ -1044,7 +1094,7 @@ impl<'a> Structurer<'a> {
         h: usize,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<(Stmt, Option<usize>), DecompileError> {
+    ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
         // The handler's own code is covered by a cleanup handler (COPY 3; POP_EXCEPT; RERAISE 1),
         // the last block of the statement; what follows it is where the statement ends.
         let cleanup = self.cfg.blocks[h]
@@ -1055,7 +1105,17 @@ impl<'a> Structurer<'a> {
         if cleanup_names != ["COPY", "POP_EXCEPT", "RERAISE"] || cleanup < h {
             return Err(self.err("an exception handler of a shape this decompiler does not know"));
         }
-        let end = (cleanup + 1 < self.cfg.blocks.len()).then_some(cleanup + 1);
+        // (only if control gets there: where the body and every clause leave, nothing follows, and
+        // the next block is someone else's, such as an enclosing with's handler)
+        let next = cleanup + 1;
+        let reached = next < self.cfg.blocks.len()
+            && (b..=cleanup).any(|x| {
+                self.cfg.blocks[x]
+                    .succs
+                    .iter()
+                    .any(|e| e.kind != EdgeKind::Exception && e.to == next)
+            });
+        let end = reached.then_some(next);
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));
@@ -1078,10 +1138,14 @@ impl<'a> Structurer<'a> {
             Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
             _ => Vec::new(),
         };
+        let mut after_try = Vec::new();
         let stmt = if let Some(finalbody) = finalbody {
-            if rest != finalbody {
+            // the normal path runs the copy of the finally body, then what follows the statement
+            // (in the same block when nothing jumps there)
+            if !rest.starts_with(&finalbody) {
                 return Err(self.err("a finally block whose normal-path copy differs"));
             }
+            after_try = rest[finalbody.len()..].to_vec();
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
@@ -1102,7 +1166,9 @@ impl<'a> Structurer<'a> {
                 finalbody: Vec::new(),
             }
         };
-        Ok((stmt, end))
+        let mut out = vec![stmt];
+        out.append(&mut after_try);
+        Ok((out, end))
     }
 
     /// The clauses of handler `h` (up to its cleanup block), or the body of a `finally:`.

@@ -142,6 +142,23 @@ def globals_(v):
     return G_STATE
 
 
+def chained_comparisons(a, b, c):
+    # the middle operand is evaluated once: a call with a side effect shows it
+    calls = []
+
+    def mid():
+        calls.append(b)
+        return b
+
+    if not a <= mid() <= c:
+        r = "out"
+    elif a < b < c < 10:
+        r = "strict"
+    else:
+        r = "edge"
+    return r, a < mid() <= c, calls
+
+
 def tuple_assignments(a, b, items):
     # the values are all evaluated before any store: a swap, a rotation, and calls with side effects
     a, b = b, a
@@ -153,6 +170,7 @@ def tuple_assignments(a, b, items):
 
 FUNCTIONS = {
     tuple_assignments: [(1, 2, [1, 2, 3, 4, 5]), ("p", "q", [7, 8, 9]), (0, 0, [1])],
+    chained_comparisons: [(1, 2, 3), (3, 2, 1), (2, 2, 2), (0, 5, 20), (1, 1, 3)],
     straight: [(5,), (7, 3), (-4, 5)],
     branches: [(0,), (4,), (-5,), (2,), (3,), (-4,)],
     loops: [(0,), (10,), (30,)],

@@ -45,6 +45,9 @@ pub enum Val {
     WithExit,
     /// A class being made (the call of `__build_class__`, and what decorates it), until it is stored.
     Class(Box<ClassVal>),
+    /// The middle operand of a chained comparison (`a < b < c`), kept under the first comparison for
+    /// the next one (SWAP 2; COPY 2, ≤3.10 DUP_TOP; ROT_THREE). Used, it reads as `CHAIN_MID(b)`.
+    Chain(Expr),
 }
 
 /// A class statement in the making.
@@ -127,6 +130,8 @@ pub struct Sim<'a> {
     moves: Vec<(usize, usize, Move)>,
     /// A tuple assignment being collected (`a, b = x, y` stores its values one by one).
     group: Option<Group>,
+    /// The previous instruction's name and argument (chained comparisons are two-instruction idioms).
+    prev: (&'static str, u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -236,6 +241,7 @@ impl<'a> Sim<'a> {
             entry_len: 0,
             moves: Vec::new(),
             group: None,
+            prev: ("", 0),
         }
         .entered()
     }
@@ -258,6 +264,9 @@ impl<'a> Sim<'a> {
     fn pop_expr(&mut self, ins: &Instr) -> Result<Expr, DecompileError> {
         match self.pop(ins)? {
             Val::Expr(e) => Ok(e),
+            // a lambda used as a value: an element of a tuple, list, dict...
+            f @ Val::Function(_) => self.expr_of(ins, f),
+            Val::Chain(m) => Ok(chain_mid(m)),
             other => Err(self.err(
                 ins,
                 format!("expected a value on the stack, found {other:?}"),
@@ -724,6 +733,21 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
+    /// `b` kept as `[b, a, b]` for a chained comparison: the deep `b` waits for the next comparison,
+    /// the top one goes into this one; each is used once, so the copy is no double evaluation.
+    fn mark_chain(&mut self) {
+        let len = self.stack.len();
+        if len < 3 {
+            return;
+        }
+        if let Some(Val::Expr(m)) = self.stack.get(len - 3).cloned() {
+            if let Some(k) = self.impure_copies.iter().rposition(|c| *c == m) {
+                self.impure_copies.remove(k);
+            }
+            self.stack[len - 3] = Val::Chain(m);
+        }
+    }
+
     /// Copies inside `target` are used once by an augmented assignment.
     fn forget_copies_in(&mut self, target: &Expr) {
         let parts: Vec<&Expr> = match target {
@@ -812,6 +836,7 @@ impl<'a> Sim<'a> {
             self.moves.clear();
         }
         let was_copy = std::mem::take(&mut self.last_was_copy);
+        let prev = std::mem::replace(&mut self.prev, (name, raw));
         if matches!(name, "TO_BOOL" | "NOT_TAKEN") {
             self.last_was_copy = was_copy;
         }
@@ -1160,6 +1185,9 @@ impl<'a> Sim<'a> {
                     return Err(self.err(ins, format!("copies {v:?}")));
                 }
                 self.stack.push(v);
+                if name == "COPY" && raw == 2 && prev == ("SWAP", 2) {
+                    self.mark_chain();
+                }
             }
             "SWAP" | "ROT_TWO" | "ROT_THREE" | "ROT_FOUR" => {
                 let len = self.stack.len();
@@ -1184,6 +1212,9 @@ impl<'a> Sim<'a> {
                         let top = self.stack.remove(len - 1);
                         self.stack.insert(len - n, top);
                         self.moves.push((len - 1, n, Move::Rot));
+                        if name == "ROT_THREE" && prev.0 == "DUP_TOP" {
+                            self.mark_chain();
+                        }
                     }
                 }
             }
@@ -1834,6 +1865,53 @@ impl<'a> Sim<'a> {
         }
         Ok(None)
     }
+}
+
+/// The middle operand of a chained comparison, used by its second comparison.
+pub const CHAIN_MID: &str = "\u{0}chain_mid";
+
+fn chain_mid(m: Expr) -> Expr {
+    Expr::Call {
+        func: Box::new(Expr::name(CHAIN_MID)),
+        args: vec![m],
+        keywords: Vec::new(),
+    }
+}
+
+/// `a op1 m` and then `CHAIN_MID(m) op2 c ...`: the chained comparison `a op1 m op2 c ...`.
+pub fn merge_chain(first: &Expr, next: &Expr) -> Option<Expr> {
+    let Expr::Compare {
+        left,
+        ops,
+        comparators,
+    } = first
+    else {
+        return None;
+    };
+    let Expr::Compare {
+        left: left2,
+        ops: ops2,
+        comparators: comps2,
+    } = next
+    else {
+        return None;
+    };
+    let Expr::Call { func, args, .. } = left2.as_ref() else {
+        return None;
+    };
+    let is_mid = matches!(func.as_ref(), Expr::Name { id, .. } if id == CHAIN_MID);
+    if !is_mid || args.len() != 1 || comparators.last() != args.first() {
+        return None;
+    }
+    let mut ops = ops.clone();
+    ops.extend(ops2.iter().copied());
+    let mut comparators = comparators.clone();
+    comparators.extend(comps2.iter().cloned());
+    Some(Expr::Compare {
+        left: left.clone(),
+        ops,
+        comparators,
+    })
 }
 
 /// Markers the structurer reads: the exception being handled, a CHECK_EXC_MATCH test, a RERAISE.

@@ -20,6 +20,16 @@ struct LoopCtx {
     cond: Option<Expr>,
 }
 
+/// A condition ending a block: where control goes when `test` is `jump_if` (`taken`) and when not
+/// (`fall`), and the blocks it spans so far (its first block first).
+struct Cond {
+    test: Expr,
+    jump_if: bool,
+    fall: usize,
+    taken: usize,
+    members: Vec<usize>,
+}
+
 /// Where a region continues, and the whole stack there (what a comprehension collects stays under a
 /// loop; 3.12+ leave values for `END_FOR` to pop).
 struct Next {
@@ -378,6 +388,13 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("a short-circuit jump that does not carry its tested value"));
             }
             let op = if jump_if { BoolOp::Or } else { BoolOp::And };
+            // `a < b < c` as a value: the second comparison reads the kept middle operand
+            if op == BoolOp::And {
+                if let Some(chained) = crate::exprs::merge_chain(&test, &fv) {
+                    stack.push(Val::Expr(chained));
+                    return Ok((stack, merge));
+                }
+            }
             let mut values = vec![test];
             match fv {
                 Expr::BoolOp {
@@ -718,6 +735,18 @@ impl<'a> Structurer<'a> {
                     keep,
                     copy,
                 } => {
+                    // `if a < b < c:` — the middle operand waits under the first comparison
+                    if !keep && !copy && !jump_if && matches!(left.last(), Some(Val::Chain(_))) {
+                        let cond = self.chain_cond(b, test, left, base)?;
+                        match self.branch_to(b, base, lp, cond, &mut out)? {
+                            Some((m, more)) => {
+                                b = m;
+                                carry = more;
+                                continue;
+                            }
+                            None => break,
+                        }
+                    }
                     if keep || copy || self.merges_deeper(b, left.len()) {
                         // `a and b`, `a or b`, `x if c else y`: the arms compute a value
                         let (stack, merge) =
@@ -766,10 +795,37 @@ impl<'a> Structurer<'a> {
         let fall = self
             .succ(b, EdgeKind::Fall)
             .ok_or_else(|| self.err("branch without fall-through"))?;
+        let cond = Cond {
+            test,
+            jump_if,
+            fall,
+            taken,
+            members: vec![b],
+        };
+        self.branch_to(b, base, lp, cond, out)
+    }
+
+    /// [`Self::branch_stmt`] of a condition whose targets are given: `fall` is where control goes
+    /// when `test` is not `jump_if`; `members` are the blocks the condition spans so far.
+    fn branch_to(
+        &mut self,
+        b: usize,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+        cond: Cond,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Option<(usize, Vec<Val>)>, DecompileError> {
+        let Cond {
+            test,
+            jump_if,
+            fall,
+            taken,
+            members,
+        } = cond;
         // `if a and b:`, `if not (a or b):`...: test blocks that only decide between the same two
         // targets fold into one condition
         let (test, jump_if, fall, taken) =
-            self.compound_test(b, base, test, jump_if, fall, taken, lp);
+            self.compound_test(members, base, test, jump_if, fall, taken, lp);
         // A bottom test repeating the `while` guard ends the body.
         if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
             self.bottom_test_seen = true;
@@ -816,6 +872,142 @@ impl<'a> Structurer<'a> {
         Ok(merge.map(|m| (m, Vec::new())))
     }
 
+    /// A chained comparison as a condition: block `b` tested `a op m` with `m` kept (`left` ends with
+    /// it); if false, a cleanup block pops `m` and goes to the false target; if true, the next block
+    /// compares `m` (and may chain on). The whole comparison, falling through when true.
+    fn chain_cond(
+        &mut self,
+        b: usize,
+        test: Expr,
+        left: Vec<Val>,
+        base: &[Val],
+    ) -> Result<Cond, DecompileError> {
+        let bad = || "a chained comparison of a shape this decompiler does not know";
+        let next = self
+            .succ(b, EdgeKind::Fall)
+            .ok_or_else(|| self.err(bad()))?;
+        let cleanup = self
+            .succ(b, EdgeKind::Jump)
+            .ok_or_else(|| self.err(bad()))?;
+        let names: Vec<&str> = self
+            .instrs(cleanup)
+            .iter()
+            .map(|i| i.op.name)
+            .filter(|n| *n != "NOP")
+            .collect();
+        if names.first() != Some(&"POP_TOP") || self.emitted[cleanup] {
+            return Err(self.err(bad()));
+        }
+        // the cleanup pops `m` and goes to the false target, or (3.12+) runs its own copy of it
+        let just_pops = names.len() == 1 || names.len() == 2 && names[1].starts_with("JUMP");
+        let false_target = self
+            .succ(cleanup, EdgeKind::Jump)
+            .or_else(|| self.succ(cleanup, EdgeKind::Fall));
+        let (stmts, exit, left2) = self.run(next, left)?;
+        let Exit::Branch {
+            test: test2,
+            jump_if: j2,
+            keep: false,
+            copy: false,
+        } = exit
+        else {
+            return Err(self.err(bad()));
+        };
+        if !stmts.is_empty() {
+            return Err(self.err(bad()));
+        }
+        let mut members = vec![b, next, cleanup];
+        let (rest, t, f) = if matches!(left2.last(), Some(Val::Chain(_))) && !j2 {
+            let more = self.chain_cond(next, test2, left2, base)?;
+            members.extend(more.members);
+            (more.test, more.fall, more.taken)
+        } else if left2.len() == base.len() {
+            let taken = self
+                .succ(next, EdgeKind::Jump)
+                .ok_or_else(|| self.err(bad()))?;
+            let fall = self
+                .succ(next, EdgeKind::Fall)
+                .ok_or_else(|| self.err(bad()))?;
+            // (where control goes when the comparison is true, when false)
+            if j2 {
+                (test2, taken, fall)
+            } else {
+                (test2, fall, taken)
+            }
+        } else {
+            return Err(self.err(bad()));
+        };
+        let joins = if just_pops {
+            false_target.is_some_and(|x| self.resolve_jumps(x) == self.resolve_jumps(f))
+        } else {
+            self.copy_of_block(cleanup, 1, f)
+        };
+        if !joins {
+            return Err(self.err(bad()));
+        }
+        let merged = crate::exprs::merge_chain(&test, &rest).ok_or_else(|| self.err(bad()))?;
+        self.emitted[cleanup] = true;
+        Ok(Cond {
+            test: merged,
+            jump_if: false,
+            fall: t,
+            taken: f,
+            members,
+        })
+    }
+
+    /// Block `a` from its `skip`-th instruction is a copy of block `b`: the same instructions, going
+    /// to the same places (3.12+ copy small blocks into each jump to them).
+    fn copy_of_block(&self, a: usize, skip: usize, b: usize) -> bool {
+        let ia = self.instrs(a);
+        let ib = self.instrs(b);
+        if ia.len() < skip || ia.len() - skip != ib.len() {
+            return false;
+        }
+        let same = ia[skip..]
+            .iter()
+            .zip(&ib)
+            .all(|(x, y)| x.op.name == y.op.name && x.arg == y.arg);
+        let succs = |x: usize| -> Vec<usize> {
+            let mut v: Vec<usize> = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        same && succs(a) == succs(b)
+    }
+
+    /// Where control really goes from block `x`: through blocks that only jump.
+    fn resolve_jumps(&self, x: usize) -> usize {
+        let mut x = x;
+        for _ in 0..self.cfg.blocks.len() {
+            let names: Vec<&str> = self
+                .instrs(x)
+                .iter()
+                .map(|i| i.op.name)
+                .filter(|n| *n != "NOP")
+                .collect();
+            let only_jump = names.is_empty()
+                || names.len() == 1
+                    && matches!(
+                        names[0],
+                        "JUMP_FORWARD" | "JUMP_BACKWARD" | "JUMP_ABSOLUTE" | "JUMP"
+                    );
+            match self
+                .succ(x, EdgeKind::Jump)
+                .or_else(|| self.succ(x, EdgeKind::Fall))
+            {
+                Some(n) if only_jump => x = n,
+                _ => break,
+            }
+        }
+        x
+    }
+
     /// Fold the test blocks that follow block `b`'s branch into one condition. A test block joins when
     /// it has no statements, is reached only from the condition so far, and one of its targets is one
     /// of the condition's: `(c, T, F)` with `c = b` then `(b, T2, F)` gives `(c and b, T2, F)`, and so
@@ -824,7 +1016,7 @@ impl<'a> Structurer<'a> {
     #[allow(clippy::too_many_arguments)]
     fn compound_test(
         &mut self,
-        b: usize,
+        members: Vec<usize>,
         base: &[Val],
         test: Expr,
         jump_if: bool,
@@ -837,8 +1029,9 @@ impl<'a> Structurer<'a> {
         } else {
             (fall, taken)
         };
-        let (cond, t, f, members) = self.fold_condition(b, base, test, t, f, lp);
-        if members.len() == 1 {
+        let given = members.len();
+        let (cond, t, f, members) = self.fold_condition(members, base, test, t, f, lp);
+        if members.len() == given {
             // nothing folded: the original orientation
             return if jump_if {
                 (cond, true, f, t)
@@ -846,7 +1039,7 @@ impl<'a> Structurer<'a> {
                 (cond, false, t, f)
             };
         }
-        for &m in &members[1..] {
+        for &m in &members[given..] {
             self.emitted[m] = true;
         }
         // falls through (to `t`) when the condition is true
@@ -857,7 +1050,7 @@ impl<'a> Structurer<'a> {
     /// the test blocks after it; with the blocks it spans (`b` first). Marks nothing.
     fn fold_condition(
         &mut self,
-        b: usize,
+        members: Vec<usize>,
         base: &[Val],
         cond: Expr,
         t: usize,
@@ -865,7 +1058,7 @@ impl<'a> Structurer<'a> {
         lp: Option<&LoopCtx>,
     ) -> (Expr, usize, usize, Vec<usize>) {
         let (mut cond, mut t, mut f) = (cond, t, f);
-        let mut members = vec![b];
+        let mut members = members;
         'grow: loop {
             for c in [t, f] {
                 let Some((ec, tc, fc, spans)) = self.test_block(c, &members, base, lp) else {
@@ -952,7 +1145,7 @@ impl<'a> Structurer<'a> {
                     (fall, taken)
                 };
                 // the test blocks after `c` may form a condition of their own: `a and (b or c)`
-                Some(self.fold_condition(c, base, test, t, f, lp))
+                Some(self.fold_condition(vec![c], base, test, t, f, lp))
             }
             _ => None,
         }

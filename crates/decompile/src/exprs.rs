@@ -10,6 +10,8 @@ use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr};
 
+mod py312;
+
 /// A value on the symbolic stack.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
@@ -45,6 +47,11 @@ pub enum Val {
     WithExit,
     /// A class being made (the call of `__build_class__`, and what decorates it), until it is stored.
     Class(Box<ClassVal>),
+    /// 3.12+ LOAD_FAST_AND_CLEAR: the saved value of a local an inlined comprehension binds, stored
+    /// back into that local when the comprehension ends.
+    Saved(String),
+    /// 3.12+ LOAD_LOCALS: the namespace a class body reads a free variable through.
+    Locals,
 }
 
 /// A class statement in the making.
@@ -336,6 +343,8 @@ impl<'a> Sim<'a> {
                 return Ok(());
             }
             Val::Unpacked { unpack, slot } => return self.fill_unpack(ins, unpack, slot, target),
+            // an inlined comprehension's end puts the local it shadowed back: no statement
+            Val::Saved(n) if matches!(&target, Expr::Name { id, .. } if *id == n) => return Ok(()),
             Val::Class(c) => {
                 let code = match self.code.consts.get(c.code) {
                     Some(Const::Code(code)) => code,
@@ -726,6 +735,24 @@ impl<'a> Sim<'a> {
                         _ => return Err(self.err(ins, "adds to something that is not a display")),
                     }
                 }
+                // what a comprehension collects into must be the collection of that kind
+                let into = self
+                    .stack
+                    .len()
+                    .checked_sub(raw as usize)
+                    .and_then(|i| self.stack.get(i));
+                let fits = matches!(
+                    (into, name),
+                    (Some(Val::Expr(Expr::List { .. })), "LIST_APPEND")
+                        | (Some(Val::Expr(Expr::Set { .. })), "SET_ADD")
+                        | (Some(Val::Expr(Expr::Dict { .. })), "MAP_ADD")
+                );
+                if !fits {
+                    return Err(self.err(
+                        ins,
+                        "a comprehension adds to something that is not its collection",
+                    ));
+                }
                 self.out.push(Stmt::Expr {
                     value: Expr::Call {
                         func: Box::new(Expr::name(COLLECT)),
@@ -787,7 +814,13 @@ impl<'a> Sim<'a> {
             }
             "CALL_FUNCTION_EX" => {
                 // f(*args, **kwargs): the positional tuple and (flag 1) the keyword dict
-                let kwargs = if raw & 1 == 1 {
+                let kwargs = if self.code.version >= framejit_bytecode::PyVersion::V3_14 {
+                    // 3.14: always a keyword slot, NULL without `**`
+                    match self.pop(ins)? {
+                        Val::Null => None,
+                        other => Some(self.expr_of(ins, other)?),
+                    }
+                } else if raw & 1 == 1 {
                     Some(self.pop_expr(ins)?)
                 } else {
                     None
@@ -1138,7 +1171,7 @@ impl<'a> Sim<'a> {
                 self.out.push(Stmt::Return { value: Some(v) });
                 return Ok(Some(Exit::Exit));
             }
-            "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" | "LOAD_FAST_AND_CLEAR" => {
+            "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" => {
                 let n = self.local(ins, raw)?;
                 self.push(Expr::name(&n));
             }
@@ -1171,7 +1204,7 @@ impl<'a> Sim<'a> {
                     self.stack.push(Val::Null);
                 }
             }
-            "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_FROM_DICT_OR_DEREF" | "LOAD_CLOSURE" => {
+            "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_CLOSURE" => {
                 let n = self.deref(ins, raw)?;
                 self.push(Expr::name(&n));
             }
@@ -1609,7 +1642,7 @@ impl<'a> Sim<'a> {
                     right: Box::new(right),
                 });
             }
-            _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
+            _ => return self.step_py312(ins, raw),
         }
         Ok(None)
     }

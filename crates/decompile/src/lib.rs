@@ -421,12 +421,25 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
 /// A comprehension's code object (3.8-3.11: a function called on the first iterator) as the
 /// comprehension expression, `outer` being the iterable of its first `for`.
 pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, DecompileError> {
+    let body = structure::Structurer::new(code).module()?;
+    fold_comprehension(code, &body, Some(outer), &code.name)
+}
+
+/// The comprehension whose loops are the `for` statements starting `body` (their innermost body
+/// collecting with the COLLECT marker, or yielding for a generator expression). `outer` replaces the
+/// first iterable (the function form's argument); `kind` is `<listcomp>`, `<setcomp>`, `<dictcomp>`
+/// or `<genexpr>`.
+pub(crate) fn fold_comprehension(
+    code: &CodeInput,
+    body: &[ast::Stmt],
+    outer: Option<ast::Expr>,
+    kind: &str,
+) -> Result<ast::Expr, DecompileError> {
     use ast::{Comprehension, Expr, Stmt};
     let err = |m: &str| DecompileError::new(code, m.to_string());
-    let body = structure::Structurer::new(code).module()?;
     // the loops, then what is collected: For(target, iter, [If(test, [...])..., collect])
     let mut generators: Vec<Comprehension> = Vec::new();
-    let mut stmts: &[Stmt] = &body;
+    let mut stmts: &[Stmt] = body;
     let mut ifs: Vec<Expr> = Vec::new();
     let element = loop {
         match stmts {
@@ -435,16 +448,16 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
                 iter,
                 body,
                 orelse,
-            }, ..]
-                if orelse.is_empty() =>
+            }, rest @ ..]
+                if orelse.is_empty()
+                    && (rest.is_empty() || (generators.is_empty() && outer.is_some())) =>
             {
                 if let Some(g) = generators.last_mut() {
                     g.ifs.append(&mut ifs);
                 }
-                let iter = if generators.is_empty() {
-                    outer.clone()
-                } else {
-                    iter.clone()
+                let iter = match &outer {
+                    Some(o) if generators.is_empty() => o.clone(),
+                    _ => iter.clone(),
                 };
                 generators.push(Comprehension {
                     target: target.clone(),
@@ -458,26 +471,35 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
                 ifs.push(test.clone());
                 stmts = body;
             }
-            [Stmt::If { test, body, orelse }, ..]
-                if matches!(body.as_slice(), [Stmt::Continue]) && !orelse.is_empty() =>
+            // `if not T: continue` (the continue dropped where it ends the loop body)
+            [Stmt::If { test, body, orelse }]
+                if matches!(body.as_slice(), [Stmt::Continue] | [Stmt::Pass])
+                    && !orelse.is_empty() =>
             {
-                ifs.push(Expr::UnaryOp {
-                    op: ast::UnaryOp::Not,
-                    operand: Box::new(test.clone()),
+                ifs.push(match test {
+                    Expr::UnaryOp {
+                        op: ast::UnaryOp::Not,
+                        operand,
+                    } => (**operand).clone(),
+                    other => Expr::UnaryOp {
+                        op: ast::UnaryOp::Not,
+                        operand: Box::new(other.clone()),
+                    },
                 });
                 stmts = orelse;
             }
             [Stmt::Expr {
                 value: Expr::Call { func, args, .. },
-            }, ..]
-                if matches!(func.as_ref(), Expr::Name { id, .. } if id == exprs::COLLECT) =>
+            }, rest @ ..]
+                if matches!(func.as_ref(), Expr::Name { id, .. } if id == exprs::COLLECT)
+                    && matches!(rest, [] | [Stmt::Continue]) =>
             {
                 break args.clone();
             }
             [Stmt::Expr {
                 value: Expr::Yield { value: Some(v) },
-            }, ..]
-                if code.name == "<genexpr>" =>
+            }, rest @ ..]
+                if kind == "<genexpr>" && matches!(rest, [] | [Stmt::Continue]) =>
             {
                 break vec![(**v).clone()]
             }
@@ -499,7 +521,7 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
             .cloned()
             .ok_or_else(|| err("a comprehension without its element"))
     };
-    Ok(match code.name.as_str() {
+    Ok(match kind {
         "<listcomp>" => Expr::ListComp {
             elt: Box::new(one(&element)?),
             generators,

@@ -9,6 +9,8 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod inline_comp;
+
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,7 +170,8 @@ const ITEM: &str = "\u{0}for-item";
 
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
-        let cfg = Cfg::build(&code.bytecode);
+        let mut cfg = Cfg::build(&code.bytecode);
+        inline_comp::skip_transparent_handlers(code, &mut cfg);
         let ipdom = cfg.post_dominators();
         let loops = cfg.loops();
         let n = cfg.blocks.len();
@@ -518,6 +521,17 @@ impl<'a> Structurer<'a> {
             }
             let mut stack: Vec<Val> = base.to_vec();
             stack.append(&mut carry);
+            if let Some(kind) = self.inline_comp_at(b, &stack, base.len()) {
+                let next = self.inline_comprehension(b, stack, kind)?;
+                match next.block {
+                    Some(n) => {
+                        b = n;
+                        carry = self.above(&next.carry, base)?;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
             if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
                 let (stmts, next) = self.loop_stmt(b, stack, None)?;
                 out.extend(stmts);
@@ -531,6 +545,8 @@ impl<'a> Structurer<'a> {
                 }
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
+            // an inlined comprehension's setup or end: its saved locals stay on the stack
+            let comp_setup = self.comp_setup_or_end(b, &left, base.len(), stmts.is_empty());
             if std::mem::take(&mut self.expect_exit_call) {
                 let is_exit_call = matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == crate::exprs::WITH_EXIT);
                 if !is_exit_call {
@@ -585,7 +601,8 @@ impl<'a> Structurer<'a> {
                                 })
                         });
                         // (a comprehension keeps what it collects under the iterator)
-                        if !leaves_try && (!into_for || left.len() < base.len() + 1) {
+                        if !leaves_try && !comp_setup && (!into_for || left.len() < base.len() + 1)
+                        {
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",
                             ));

@@ -1,0 +1,143 @@
+//! Opcodes of CPython 3.12+ that the older versions do not have: LOAD_SUPER_ATTR (`super().x`),
+//! CALL_INTRINSIC_1 / CALL_INTRINSIC_2, LOAD_LOCALS with LOAD_FROM_DICT_OR_DEREF /
+//! LOAD_FROM_DICT_OR_GLOBALS (class bodies and annotation scopes reading a name through their
+//! namespace), and LOAD_FAST_AND_CLEAR, which saves a local that an inlined comprehension (PEP 709)
+//! shadows (see `structure/inline_comp.rs`).
+
+use super::{Exit, Sim, Val};
+use crate::ast::{Alias, Expr, ExprContext, Stmt, UnaryOp};
+use crate::error::DecompileError;
+use framejit_bytecode::opcode::ArgKind;
+use framejit_bytecode::Instr;
+
+impl Sim<'_> {
+    /// The opcodes of this module; anything else is refused as not decompiled.
+    pub(super) fn step_py312(
+        &mut self,
+        ins: &Instr,
+        raw: u32,
+    ) -> Result<Option<Exit>, DecompileError> {
+        let name = ins.op.name;
+        match name {
+            "LOAD_FAST_AND_CLEAR" => {
+                // the value of a local an inlined comprehension binds: put back when it ends
+                let n = self.local(ins, raw)?;
+                self.stack.push(Val::Saved(n));
+            }
+            "LOAD_SUPER_ATTR" => self.load_super_attr(ins, raw)?,
+            "LOAD_LOCALS" => self.stack.push(Val::Locals),
+            "LOAD_FROM_DICT_OR_DEREF" | "LOAD_FROM_DICT_OR_GLOBALS" => {
+                // the name from the namespace LOAD_LOCALS pushed, else the cell / the globals
+                let n = if name == "LOAD_FROM_DICT_OR_DEREF" {
+                    self.deref(ins, raw)?
+                } else {
+                    self.name(ins, raw)?
+                };
+                match self.pop(ins)? {
+                    Val::Locals => self.push(Expr::name(&n)),
+                    other => {
+                        return Err(self.err(ins, format!("{name} on {other:?}, not the namespace")))
+                    }
+                }
+            }
+            "CALL_INTRINSIC_1" => self.intrinsic_1(ins, raw)?,
+            _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
+        }
+        Ok(None)
+    }
+
+    /// `super().attr` / `super(C, self).attr` (3.12+): `super`, the class and the instance on the
+    /// stack; bit 0 of the argument: a method load, bit 1: the two-argument form.
+    fn load_super_attr(&mut self, ins: &Instr, raw: u32) -> Result<(), DecompileError> {
+        let shift = match ins.op.arg {
+            ArgKind::Name { shift } => shift,
+            _ => 2,
+        };
+        let attr = self.name(ins, raw >> shift)?;
+        let this = self.pop_expr(ins)?;
+        let class = self.pop_expr(ins)?;
+        let func = self.pop_expr(ins)?;
+        let args = if raw & 2 != 0 {
+            vec![class, this]
+        } else {
+            // zero-argument super(): the compiler passes the __class__ cell and the first argument
+            let first = self.code.fast_names().first().map(|s| s.to_string());
+            let is_class = matches!(&class, Expr::Name { id, .. } if id == "__class__");
+            let is_first = matches!(&this, Expr::Name { id, .. } if Some(id) == first.as_ref());
+            if !is_class || !is_first || self.code.argcount == 0 {
+                return Err(self.err(
+                    ins,
+                    "a zero-argument super() that does not pass __class__ and the first argument",
+                ));
+            }
+            Vec::new()
+        };
+        if !matches!(&func, Expr::Name { .. }) {
+            return Err(self.err(ins, "LOAD_SUPER_ATTR on something other than a name"));
+        }
+        let e = Expr::Attribute {
+            value: Box::new(Expr::Call {
+                func: Box::new(func),
+                args,
+                keywords: Vec::new(),
+            }),
+            attr,
+            ctx: ExprContext::Load,
+        };
+        if raw & 1 == 1 {
+            // method form, as LOAD_ATTR's: one callable for the CALL that follows
+            self.stack.push(Val::Null);
+        }
+        self.push(e);
+        Ok(())
+    }
+
+    fn intrinsic_1(&mut self, ins: &Instr, raw: u32) -> Result<(), DecompileError> {
+        match Self::named(ins, raw) {
+            Some("INTRINSIC_LIST_TO_TUPLE") => {
+                let v = self.pop_expr(ins)?;
+                self.push(match v {
+                    Expr::List { elts, .. } => Expr::Tuple {
+                        elts,
+                        ctx: ExprContext::Load,
+                    },
+                    other => other,
+                });
+            }
+            Some("INTRINSIC_UNARY_POSITIVE") => {
+                let v = self.pop_expr(ins)?;
+                self.push(Expr::UnaryOp {
+                    op: UnaryOp::UAdd,
+                    operand: Box::new(v),
+                });
+            }
+            Some("INTRINSIC_IMPORT_STAR") => match self.pop(ins)? {
+                Val::Module { name, level, .. } => {
+                    self.from_import = None;
+                    let module = (!name.is_empty()).then_some(name);
+                    self.out.push(Stmt::ImportFrom {
+                        module,
+                        names: vec![Alias {
+                            name: "*".into(),
+                            asname: None,
+                        }],
+                        level,
+                    });
+                    // the intrinsic's result (None) is popped by the statement's POP_TOP
+                    self.pending_pop_module = true;
+                }
+                _ => return Err(self.err(ins, "import * without a module")),
+            },
+            other => {
+                return Err(self.err(
+                    ins,
+                    format!(
+                        "CALL_INTRINSIC_1 {} is not decompiled yet",
+                        other.unwrap_or("?")
+                    ),
+                ))
+            }
+        }
+        Ok(())
+    }
+}

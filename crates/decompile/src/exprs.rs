@@ -345,6 +345,8 @@ impl<'a> Sim<'a> {
             Val::Unpacked { unpack, slot } => return self.fill_unpack(ins, unpack, slot, target),
             // an inlined comprehension's end puts the local it shadowed back: no statement
             Val::Saved(n) if matches!(&target, Expr::Name { id, .. } if *id == n) => return Ok(()),
+            // a class body keeps its namespace for annotation scopes: the compiler's own
+            Val::Locals if self.is_classdict_store(&target) => return Ok(()),
             Val::Class(c) => {
                 let code = match self.code.consts.get(c.code) {
                     Some(Const::Code(code)) => code,
@@ -1278,6 +1280,8 @@ impl<'a> Sim<'a> {
                     }],
                 });
             }
+            // 3.14: subscription is BINARY_OP's `[]`
+            "BINARY_OP" if Self::named(ins, raw) == Some("[]") => self.subscript(ins)?,
             "BINARY_OP" => {
                 let text =
                     Self::named(ins, raw).ok_or_else(|| self.err(ins, "unknown operator"))?;

@@ -601,7 +601,13 @@ impl<'a> Structurer<'a> {
                                 })
                         });
                         // (a comprehension keeps what it collects under the iterator)
-                        if !leaves_try && !comp_setup && (!into_for || left.len() < base.len() + 1)
+                        // straight-line code split in two blocks (where an exception range ends)
+                        let straight = self.succ(b, EdgeKind::Jump).is_none()
+                            && next.is_some_and(|n| self.cfg.blocks[n].preds.len() == 1);
+                        if !leaves_try
+                            && !comp_setup
+                            && !straight
+                            && (!into_for || left.len() < base.len() + 1)
                         {
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",

@@ -46,6 +46,24 @@ impl Sim<'_> {
         Ok(None)
     }
 
+    /// `obj[key]` (BINARY_SUBSCR; 3.14 BINARY_OP `[]`).
+    pub(super) fn subscript(&mut self, ins: &Instr) -> Result<(), DecompileError> {
+        let key = self.pop_expr(ins)?;
+        let obj = self.pop_expr(ins)?;
+        self.push(Expr::Subscript {
+            value: Box::new(obj),
+            slice: Box::new(key),
+            ctx: ExprContext::Load,
+        });
+        Ok(())
+    }
+
+    /// `__classdict__ = LOAD_LOCALS` of a class body (the cell annotation scopes read it through).
+    pub(super) fn is_classdict_store(&self, target: &Expr) -> bool {
+        self.code.flags & crate::input::flags::OPTIMIZED == 0
+            && matches!(target, Expr::Name { id, .. } if id == "__classdict__")
+    }
+
     /// `super().attr` / `super(C, self).attr` (3.12+): `super`, the class and the instance on the
     /// stack; bit 0 of the argument: a method load, bit 1: the two-argument form.
     fn load_super_attr(&mut self, ins: &Instr, raw: u32) -> Result<(), DecompileError> {

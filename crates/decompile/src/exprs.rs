@@ -1152,6 +1152,13 @@ impl<'a> Sim<'a> {
                     Val::Function(f) => f,
                     other => return Err(self.err(ins, format!("sets an attribute of {other:?}"))),
                 };
+                if raw == 16 {
+                    // 3.14: the annotations as an __annotate__ function
+                    let annotate = self.pop(ins)?;
+                    self.set_annotate(ins, &mut f, annotate)?;
+                    self.stack.push(Val::Function(f));
+                    return Ok(None);
+                }
                 let v = self.pop_expr(ins)?;
                 self.set_function_attribute(ins, &mut f, raw, v)?;
                 self.stack.push(Val::Function(f));

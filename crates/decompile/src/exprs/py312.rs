@@ -4,9 +4,10 @@
 //! namespace), and LOAD_FAST_AND_CLEAR, which saves a local that an inlined comprehension (PEP 709)
 //! shadows (see `structure/inline_comp.rs`).
 
-use super::{Exit, Sim, Val};
-use crate::ast::{Alias, Expr, ExprContext, Stmt, UnaryOp};
+use super::{Exit, FuncVal, Sim, Val};
+use crate::ast::{Alias, CmpOp, Constant, Expr, ExprContext, Stmt, UnaryOp};
 use crate::error::DecompileError;
+use crate::input::Const;
 use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::Instr;
 
@@ -35,6 +36,10 @@ impl Sim<'_> {
                 };
                 match self.pop(ins)? {
                     Val::Locals => self.push(Expr::name(&n)),
+                    // an annotation scope reads its class's namespace through the cell
+                    Val::Expr(Expr::Name { id, .. }) if id == "__classdict__" => {
+                        self.push(Expr::name(&n))
+                    }
                     other => {
                         return Err(self.err(ins, format!("{name} on {other:?}, not the namespace")))
                     }
@@ -155,6 +160,62 @@ impl Sim<'_> {
                     ),
                 ))
             }
+        }
+        Ok(())
+    }
+
+    /// 3.14 (PEP 649): the function's annotations from its `__annotate__` function, whose body is
+    /// `if format > 2: raise NotImplementedError` then `return {name: annotation, ...}`.
+    pub(super) fn set_annotate(
+        &self,
+        ins: &Instr,
+        f: &mut FuncVal,
+        annotate: Val,
+    ) -> Result<(), DecompileError> {
+        let code = match &annotate {
+            Val::Function(a) => match self.code.consts.get(a.code) {
+                Some(Const::Code(c)) if c.name == "__annotate__" => c,
+                _ => return Err(self.err(ins, "an annotate function that is not __annotate__")),
+            },
+            _ => return Err(self.err(ins, "an annotate attribute that is not a function")),
+        };
+        let bad = || {
+            self.err(
+                ins,
+                "an __annotate__ function of a shape this decompiler does not know",
+            )
+        };
+        let body = crate::structure::Structurer::new(code)
+            .module()
+            .map_err(|e| self.err(ins, format!("__annotate__: {}", e.message)))?;
+        let format = code.varnames.first().ok_or_else(bad)?;
+        let guard_ok = |s: &Stmt| match s {
+            Stmt::If { test, body, orelse } if orelse.is_empty() => {
+                let test_ok = matches!(test, Expr::Compare { left, ops, comparators }
+                    if matches!(left.as_ref(), Expr::Name { id, .. } if id == format)
+                        && ops.as_slice() == [CmpOp::Gt]
+                        && matches!(comparators.as_slice(), [Expr::Constant { value: Constant::Int(i), .. }] if i == "2"));
+                let raise_ok = matches!(body.as_slice(), [Stmt::Raise { exc: Some(Expr::Name { id, .. }), cause: None }]
+                    if id == "NotImplementedError");
+                test_ok && raise_ok
+            }
+            _ => false,
+        };
+        let (keys, values) = match body.as_slice() {
+            [guard, Stmt::Return {
+                value: Some(Expr::Dict { keys, values }),
+            }] if guard_ok(guard) => (keys, values),
+            _ => return Err(bad()),
+        };
+        for (k, v) in keys.iter().zip(values) {
+            let name = match k {
+                Some(Expr::Constant {
+                    value: Constant::Str(s),
+                    ..
+                }) => s.to_string_lossless().ok_or_else(bad)?,
+                _ => return Err(bad()),
+            };
+            f.annotations.push((name, v.clone()));
         }
         Ok(())
     }

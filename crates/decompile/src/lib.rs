@@ -308,6 +308,23 @@ fn docstring(code: &CodeInput) -> Option<ast::Stmt> {
     }
 }
 
+/// A generator whose `yield` the compiler dropped as unreachable (`return; yield`, `while False:
+/// yield`) has no YIELD_VALUE left: end the body with `return` and an unreachable `yield` so the
+/// function stays a generator (the compiler drops them again).
+fn keep_generator(code: &CodeInput, body: &mut Vec<ast::Stmt>) {
+    let generator = input::flags::GENERATOR | input::flags::ASYNC_GENERATOR;
+    let yields = code
+        .bytecode
+        .instrs()
+        .any(|i| matches!(i.op.name, "YIELD_VALUE" | "INSTRUMENTED_YIELD_VALUE"));
+    if code.flags & generator != 0 && !yields {
+        body.push(ast::Stmt::Return { value: None });
+        body.push(ast::Stmt::Expr {
+            value: ast::Expr::Yield { value: None },
+        });
+    }
+}
+
 /// A function's code object as a `def`; `f` gives defaults, annotations and decorators where known.
 pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, DecompileError> {
     def_of(code, Some(f))
@@ -316,6 +333,7 @@ pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, D
 fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, DecompileError> {
     let mut body: Vec<ast::Stmt> = docstring(code).into_iter().collect();
     body.extend(decompile_body(code)?);
+    keep_generator(code, &mut body);
     let def = ast::FunctionDef {
         name: code.name.clone(),
         args: arguments(code, f),

@@ -34,6 +34,12 @@ impl Sim<'_> {
                 } else {
                     self.name(ins, raw)?
                 };
+                if n.starts_with('.') {
+                    // `.type_params` and kin: a class with type parameters (PEP 695)
+                    return Err(
+                        self.err(ins, format!("type parameters ({n}) are not decompiled yet"))
+                    );
+                }
                 match self.pop(ins)? {
                     Val::Locals => self.push(Expr::name(&n)),
                     // an annotation scope reads its class's namespace through the cell

@@ -127,6 +127,34 @@ def gen(xs):
 def run(xs):
     return list(gen(xs))
 ''',
+    "generator_without_yield": '''
+def empty(xs):
+    while False:
+        yield None
+
+def run(xs):
+    g = empty(xs)
+    return type(g).__name__, list(g)
+''',
+    "annotations": '''
+class Box:
+    def put(self, x: int, y: "str" = "a") -> list[int]:
+        return [x] * len(y)
+
+def run(xs):
+    return Box().put(len(xs)), sorted(Box.put.__annotations__)
+''',
+    "comprehension_closure": '''
+def run(xs):
+    fs = [lambda: x for x in xs]
+    return [f() for f in fs]
+''',
+    "subscripts": '''
+def run(xs):
+    d = {i: v for i, v in enumerate(xs)}
+    tail = xs[1:] if xs else None
+    return [d[i] for i in range(len(xs)) if d[i] > 1], tail
+''',
 }
 
 INPUTS = [[], [1, 2, 3], [5, 0, 4, 9], [2, 2, 7, 1, 0]]

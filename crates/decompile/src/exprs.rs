@@ -715,7 +715,9 @@ impl<'a> Sim<'a> {
                 });
             }
             "LIST_APPEND" | "SET_ADD" | "MAP_ADD" => {
-                let mut args = vec![self.pop_expr(ins)?];
+                // (a lambda is a value: `[lambda: x for x in xs]`)
+                let v = self.pop(ins)?;
+                let mut args = vec![self.expr_of(ins, v)?];
                 if name == "MAP_ADD" {
                     args.insert(0, self.pop_expr(ins)?);
                 }

@@ -155,6 +155,29 @@ def run(xs):
     tail = xs[1:] if xs else None
     return [d[i] for i in range(len(xs)) if d[i] > 1], tail
 ''',
+    "with_statements": '''
+log = []
+
+class cm:
+    def __init__(self, tag):
+        self.tag = tag
+
+    def __enter__(self):
+        log.append(("enter", self.tag))
+        return self.tag * 2
+
+    def __exit__(self, *exc):
+        log.append(("exit", self.tag, exc[0] is None))
+        return False
+
+def run(xs):
+    del log[:]
+    with cm(len(xs)) as v:
+        w = [v + x for x in xs]
+    with cm(0):
+        w.append(0)
+    return w, list(log)
+''',
 }
 
 INPUTS = [[], [1, 2, 3], [5, 0, 4, 9], [2, 2, 7, 1, 0]]

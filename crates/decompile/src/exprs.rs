@@ -198,6 +198,17 @@ pub fn constant_expr(c: &Const) -> Expr {
         Const::Code(code) => {
             Expr::constant(Constant::Opaque(format!("<code object {}>", code.name)))
         }
+        Const::Slice(parts) => {
+            let part = |c: &Constant| match c {
+                Constant::None => None,
+                other => Some(Box::new(Expr::constant(other.clone()))),
+            };
+            Expr::Slice {
+                lower: part(&parts[0]),
+                upper: part(&parts[1]),
+                step: part(&parts[2]),
+            }
+        }
     }
 }
 
@@ -1120,7 +1131,7 @@ impl<'a> Sim<'a> {
                     .ok_or_else(|| self.err(ins, "constant index out of range"))?;
                 match c {
                     Const::Code(_) => self.stack.push(Val::Code(raw as usize)),
-                    Const::Value(_) => self.push(constant_expr(c)),
+                    Const::Value(_) | Const::Slice(_) => self.push(constant_expr(c)),
                 }
             }
             "MAKE_FUNCTION" => {

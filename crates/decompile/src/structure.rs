@@ -562,9 +562,11 @@ impl<'a> Structurer<'a> {
                         .succ(b, EdgeKind::Jump)
                         .or_else(|| self.succ(b, EdgeKind::Fall));
                     // `with CM [as x]:` — BEFORE_WITH left __exit__ and __enter__() for the body
-                    if left.len() == base.len() + 2
-                        && matches!(left.get(base.len()), Some(Val::WithExit))
-                    {
+                    // (3.14: LOAD_SPECIAL left __exit__ and the manager, two values)
+                    let exits = left
+                        .get(base.len()..)
+                        .map_or(0, |s| s.iter().take_while(|v| **v == Val::WithExit).count());
+                    if (1..=2).contains(&exits) && left.len() == base.len() + exits + 1 {
                         let start =
                             next.ok_or_else(|| self.err("a with statement without a body"))?;
                         let (stmt, after, more) = self.with_stmt(start, base, left, lp)?;
@@ -723,7 +725,8 @@ impl<'a> Structurer<'a> {
             _ => return Err(self.err("a with statement without its context manager")),
         };
         let mut body_base = base.to_vec();
-        body_base.push(Val::WithExit);
+        let exits = left.len().saturating_sub(base.len() + 1);
+        body_base.extend(std::iter::repeat_n(Val::WithExit, exits));
         self.active.push((h, h));
         self.try_body.push((h, None));
         let enter = left.last().cloned().into_iter().collect();
@@ -758,7 +761,9 @@ impl<'a> Structurer<'a> {
         let n = self.cfg.blocks.len();
         let suppressed = (h..n).find(|&x| {
             let names: Vec<&str> = self.instrs(x).iter().map(|i| i.op.name).collect();
-            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"]
+            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"][..]
+                || (exits == 2
+                    && names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP", "POP_TOP"])
         });
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
@@ -780,7 +785,7 @@ impl<'a> Structurer<'a> {
             // drop the call (the `with` statement is it)
             Some(a) => {
                 self.expect_exit_call = true;
-                Ok((stmt, Some(a), vec![Val::WithExit]))
+                Ok((stmt, Some(a), vec![Val::WithExit; exits]))
             }
             None => Ok((stmt, end_by_handler, Vec::new())),
         }

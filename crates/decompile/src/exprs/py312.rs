@@ -52,9 +52,47 @@ impl Sim<'_> {
                 }
             }
             "CALL_INTRINSIC_1" => self.intrinsic_1(ins, raw)?,
+            "LOAD_SPECIAL" => self.load_special(ins, raw)?,
             _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
         }
         Ok(None)
+    }
+
+    /// 3.14 `with`: `COPY 1; LOAD_SPECIAL __exit__; SWAP 2; SWAP 3; LOAD_SPECIAL __enter__; CALL 0`
+    /// leaves `__exit__` and the manager under the `__enter__()` result (as BEFORE_WITH did).
+    fn load_special(&mut self, ins: &Instr, raw: u32) -> Result<(), DecompileError> {
+        let cm = self.pop_expr(ins)?;
+        match Self::named(ins, raw) {
+            Some("__exit__") => {
+                if self.stack.last() != Some(&Val::Expr(cm.clone())) {
+                    return Err(self.err(
+                        ins,
+                        "LOAD_SPECIAL __exit__ of something other than a copied manager",
+                    ));
+                }
+                // the manager's copy: used by the exit call, not evaluated again
+                if let Some(k) = self.impure_copies.iter().position(|c| *c == cm) {
+                    self.impure_copies.remove(k);
+                }
+                self.stack.push(Val::WithExit);
+                self.stack.push(Val::WithExit);
+            }
+            Some("__enter__") => {
+                // a method pair: CALL 0 makes it the BEFORE_WITH form, WITH_ENTER(cm)
+                self.push(Expr::name(super::WITH_ENTER));
+                self.push(cm);
+            }
+            other => {
+                return Err(self.err(
+                    ins,
+                    format!(
+                        "LOAD_SPECIAL {} is not decompiled yet",
+                        other.unwrap_or("?")
+                    ),
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// `obj[key]` (BINARY_SUBSCR; 3.14 BINARY_OP `[]`).

@@ -178,6 +178,17 @@ def run(xs):
         w.append(0)
     return w, list(log)
 ''',
+    "conditional_expression_tails": '''
+def pick(xs, n):
+    return n, xs[n:] if n < len(xs) else None
+
+def call(xs):
+    y = len(xs[0] if xs else "none")
+    return y
+
+def run(xs):
+    return pick(xs, 1), pick(xs, 9), call(xs), len([lambda: v for v in xs][-1:])
+''',
 }
 
 INPUTS = [[], [1, 2, 3], [5, 0, 4, 9], [2, 2, 7, 1, 0]]

@@ -240,6 +240,8 @@ impl<'a> Sim<'a> {
     fn pop_expr(&mut self, ins: &Instr) -> Result<Expr, DecompileError> {
         match self.pop(ins)? {
             Val::Expr(e) => Ok(e),
+            // a lambda used as a value (`return lambda: x`, `(lambda: 1, 2)`)
+            f @ Val::Function(_) => self.expr_of(ins, f),
             other => Err(self.err(
                 ins,
                 format!("expected a value on the stack, found {other:?}"),

@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod dup_tail;
 mod inline_comp;
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
@@ -641,6 +642,11 @@ impl<'a> Structurer<'a> {
                         continue;
                     }
                     if left.len() != base.len() {
+                        // 3.12+: the arms each end with a copy of the statement's exit
+                        if let Some(stmts) = self.dup_tail_ifexp(b, &test, jump_if, &left)? {
+                            out.extend(stmts);
+                            break;
+                        }
                         return Err(self.err(
                             "a value stays on the stack across a branch (expression-level flow)",
                         ));

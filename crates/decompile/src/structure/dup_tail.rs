@@ -10,13 +10,13 @@ use crate::exprs::{Exit, Sim, Val};
 use crate::flow::EdgeKind;
 use framejit_bytecode::Instr;
 
+/// What running straight-line instructions gave: statements, the exit (if the last instruction
+/// ends the block) and the stack left.
+type Ran = (Vec<Stmt>, Option<Exit>, Vec<Val>);
+
 impl Structurer<'_> {
     /// Run `instrs` from `stack`: the statements, the exit of the last instruction and the stack.
-    fn run_instrs(
-        &self,
-        instrs: &[&Instr],
-        stack: Vec<Val>,
-    ) -> Result<(Vec<Stmt>, Option<Exit>, Vec<Val>), DecompileError> {
+    fn run_instrs(&self, instrs: &[&Instr], stack: Vec<Val>) -> Result<Ran, DecompileError> {
         let mut sim = Sim::new(self.code, stack);
         let mut exit = None;
         for (k, ins) in instrs.iter().enumerate() {

@@ -189,6 +189,20 @@ def call(xs):
 def run(xs):
     return pick(xs, 1), pick(xs, 9), call(xs), len([lambda: v for v in xs][-1:])
 ''',
+    "generator_try_at_end": '''
+def items(seq):
+    i = 0
+    try:
+        while True:
+            v = seq[i]
+            yield v * 2
+            i += 1
+    except IndexError:
+        return
+
+def run(xs):
+    return list(items(xs)), [y for y in items(xs) if y > 2]
+''',
 }
 
 INPUTS = [[], [1, 2, 3], [5, 0, 4, 9], [2, 2, 7, 1, 0]]

@@ -815,7 +815,10 @@ impl<'a> Structurer<'a> {
         if cleanup_names != ["COPY", "POP_EXCEPT", "RERAISE"] || cleanup < h {
             return Err(self.err("an exception handler of a shape this decompiler does not know"));
         }
-        let end = (cleanup + 1 < self.cfg.blocks.len()).then_some(cleanup + 1);
+        // (not a handler the compiler adds around the whole body: the try ends the code there)
+        let end = (cleanup + 1 < self.cfg.blocks.len())
+            .then_some(cleanup + 1)
+            .filter(|&e| !inline_comp::transparent(self.code, &self.cfg, e));
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));

@@ -40,7 +40,7 @@ fn named(ins: &Instr) -> Option<&'static str> {
 ///   (over fall-through blocks);
 /// - a generator's or coroutine's wrapper turning a StopIteration into RuntimeError:
 ///   CALL_INTRINSIC_1 INTRINSIC_STOPITERATION_ERROR, RERAISE 1.
-fn transparent(code: &CodeInput, cfg: &Cfg, h: usize) -> bool {
+pub(super) fn transparent(code: &CodeInput, cfg: &Cfg, h: usize) -> bool {
     if code.version < PyVersion::V3_12 {
         return false;
     }

@@ -32,7 +32,7 @@ def normalized(code: types.CodeType) -> list:
     for k, i in enumerate(instrs):
         if i.opname in ("LOAD_CONST", "LOAD_SMALL_INT") and k + 1 < len(instrs) and instrs[k + 1].argval == "__firstlineno__":
             # 3.13+ class bodies store the class's first line: a line number, which is ignored
-            out.append((i.opname, ("line",)))
+            out.append(("LOAD_CONST", ("line",)))
             continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
             arg = ("->", index.get(i.argval))

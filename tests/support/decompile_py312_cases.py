@@ -203,6 +203,16 @@ def items(seq):
 def run(xs):
     return list(items(xs)), [y for y in items(xs) if y > 2]
 ''',
+    "short_circuit_values": '''
+class Holder:
+    def set(self, state):
+        self.buffer = state or ""
+        return self.buffer
+
+def run(xs):
+    first = xs and xs[0]
+    return first, Holder().set(xs), len(xs) or None, [x or -1 for x in xs]
+''',
 }
 
 INPUTS = [[], [1, 2, 3], [5, 0, 4, 9], [2, 2, 7, 1, 0]]

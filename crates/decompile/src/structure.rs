@@ -369,6 +369,15 @@ impl<'a> Structurer<'a> {
             if b == stop {
                 return Ok(stack);
             }
+            // 3.14: a block of NOT_TAKEN alone before the arm's POP_TOP
+            let only_not_taken = self.instrs(b).iter().all(|i| i.op.name == "NOT_TAKEN");
+            if skip > 0 && only_not_taken && self.succ(b, EdgeKind::Jump).is_none() {
+                if let Some(n) = self.succ(b, EdgeKind::Fall) {
+                    self.emitted[b] = true;
+                    b = n;
+                    continue;
+                }
+            }
             let (stmts, exit, left) = self.run_from(b, stack, skip)?;
             skip = 0;
             if !stmts.is_empty() {
@@ -428,7 +437,20 @@ impl<'a> Structurer<'a> {
         }
         let mut sim = Sim::new(self.code, stack);
         let all = self.instrs(b);
-        if all.iter().take(skip).any(|i| i.op.name != "POP_TOP") || all.len() < skip {
+        // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
+        let lead = if skip > 0 {
+            all.iter().take_while(|i| i.op.name == "NOT_TAKEN").count()
+        } else {
+            0
+        };
+        let skip = skip + lead;
+        if all
+            .iter()
+            .take(skip)
+            .skip(lead)
+            .any(|i| i.op.name != "POP_TOP")
+            || all.len() < skip
+        {
             return Err(self.err("a short-circuit arm that does not start by dropping the value"));
         }
         let instrs = &all[skip..];
@@ -1201,7 +1223,7 @@ impl<'a> Structurer<'a> {
                 jump_if,
                 keep: false,
                 copy: false,
-            } => {
+            } if !self.merges_deeper(start, left.len()) => {
                 let taken = self
                     .succ(start, EdgeKind::Jump)
                     .ok_or_else(|| self.err("branch without target"))?;
@@ -1221,8 +1243,16 @@ impl<'a> Structurer<'a> {
                     out.extend(self.region(m, None, base, Some(ctx))?);
                 }
             }
-            Exit::Branch { .. } => {
-                return Err(self.err("an expression branch in a loop body's first block"))
+            Exit::Branch {
+                test,
+                jump_if,
+                keep,
+                copy,
+            } => {
+                // `a or b` in the first block (a comprehension's element): the arms make a value
+                let (stack, merge) = self.branch_expr(start, test, jump_if, keep, copy, left)?;
+                let carry = self.above(&stack, base)?;
+                out.extend(self.region_carry(merge, None, base, carry, Some(ctx))?);
             }
             Exit::ForIter { .. } => return Err(self.err("FOR_ITER in a loop body's first block")),
         }

@@ -213,6 +213,20 @@ def run(xs):
     first = xs and xs[0]
     return first, Holder().set(xs), len(xs) or None, [x or -1 for x in xs]
 ''',
+    "module_if_else_tail": '''
+import sys
+
+def run(xs):
+    return MODE, [m for m in xs if m > LIMIT]
+
+if sys.maxsize > 2 ** 40:
+    from os.path import *
+    MODE = join("a", "b")
+    LIMIT = 1
+else:
+    MODE = "small"
+    LIMIT = 3
+''',
 }
 
 INPUTS = [[], [1, 2, 3], [5, 0, 4, 9], [2, 2, 7, 1, 0]]

@@ -22,6 +22,9 @@ pub use input::{CodeInput, CodeParts, Const};
 /// The statements of a code object's body.
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::new(code).module()?;
+    if code.flags & input::flags::OPTIMIZED == 0 {
+        fold_module_returns(&mut body);
+    }
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
@@ -193,6 +196,46 @@ fn fold_annotations(body: &mut Vec<ast::Stmt>, future: bool) {
         out.push(s);
     }
     *body = out;
+}
+
+/// Module code has no `return`: an `if` at the top level whose arm ends the module with the
+/// compiler's `return None` while statements follow is `if T: A else: REST`.
+fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
+    use ast::{Constant, Expr, Stmt};
+    let ends = |b: &[Stmt]| {
+        matches!(
+            b.last(),
+            Some(Stmt::Return { value: None })
+                | Some(Stmt::Return {
+                    value: Some(Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    })
+                })
+        )
+    };
+    let at = body.iter().position(|s| match s {
+        Stmt::If {
+            body: then, orelse, ..
+        } => orelse.is_empty() && ends(then),
+        _ => false,
+    });
+    let Some(i) = at else { return };
+    if i + 1 >= body.len() {
+        return;
+    }
+    let mut rest: Vec<Stmt> = body.drain(i + 1..).collect();
+    fold_module_returns(&mut rest);
+    if let Some(Stmt::If {
+        body: then, orelse, ..
+    }) = body.get_mut(i)
+    {
+        then.pop();
+        if then.is_empty() {
+            then.push(Stmt::Pass);
+        }
+        *orelse = rest;
+    }
 }
 
 /// Remove `return None` where control would end anyway: as the last statement, and as the last

@@ -31,9 +31,9 @@ def normalized(code: types.CodeType) -> list:
     index = {i.offset: k for k, i in enumerate(instrs)}
     out = []
     for k, i in enumerate(instrs):
-        if i.opname == "LOAD_CONST" and k + 1 < len(instrs) and instrs[k + 1].argval == "__firstlineno__":
+        if i.opname in ("LOAD_CONST", "LOAD_SMALL_INT") and k + 1 < len(instrs) and instrs[k + 1].argval == "__firstlineno__":
             # 3.13+ class bodies store the class's first line: a line number, which is ignored
-            out.append((i.opname, ("line",)))
+            out.append(("LOAD_CONST", ("line",)))
             continue
         if i.opname == "LOAD_CONST" and k + 1 < len(instrs) and instrs[k + 1].argval == "__qualname__":
             # a class body's qualified name says where the class was compiled, not what it does

@@ -10,6 +10,8 @@ use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr, PyVersion};
 
+mod py312;
+
 /// A value on the symbolic stack.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
@@ -48,6 +50,11 @@ pub enum Val {
     /// The middle operand of a chained comparison (`a < b < c`), kept under the first comparison for
     /// the next one (SWAP 2; COPY 2, ≤3.10 DUP_TOP; ROT_THREE). Used, it reads as `CHAIN_MID(b)`.
     Chain(Expr),
+    /// 3.12+ LOAD_FAST_AND_CLEAR: the saved value of a local an inlined comprehension binds, stored
+    /// back into that local when the comprehension ends.
+    Saved(String),
+    /// 3.12+ LOAD_LOCALS: the namespace a class body reads a free variable through.
+    Locals,
 }
 
 /// A class statement in the making.
@@ -223,6 +230,17 @@ pub fn constant_expr(c: &Const) -> Expr {
         Const::Code(code) => {
             Expr::constant(Constant::Opaque(format!("<code object {}>", code.name)))
         }
+        Const::Slice(parts) => {
+            let part = |c: &Constant| match c {
+                Constant::None => None,
+                other => Some(Box::new(Expr::constant(other.clone()))),
+            };
+            Expr::Slice {
+                lower: part(&parts[0]),
+                upper: part(&parts[1]),
+                step: part(&parts[2]),
+            }
+        }
     }
 }
 
@@ -381,6 +399,10 @@ impl<'a> Sim<'a> {
                 return Ok(());
             }
             Val::Unpacked { unpack, slot } => return self.fill_unpack(ins, unpack, slot, target),
+            // an inlined comprehension's end puts the local it shadowed back: no statement
+            Val::Saved(n) if matches!(&target, Expr::Name { id, .. } if *id == n) => return Ok(()),
+            // a class body keeps its namespace for annotation scopes: the compiler's own
+            Val::Locals if self.is_classdict_store(&target) => return Ok(()),
             Val::Class(c) => {
                 let code = match self.code.consts.get(c.code) {
                     Some(Const::Code(code)) => code,
@@ -927,7 +949,9 @@ impl<'a> Sim<'a> {
                 });
             }
             "LIST_APPEND" | "SET_ADD" | "MAP_ADD" => {
-                let mut args = vec![self.pop_expr(ins)?];
+                // (a lambda is a value: `[lambda: x for x in xs]`)
+                let v = self.pop(ins)?;
+                let mut args = vec![self.expr_of(ins, v)?];
                 if name == "MAP_ADD" {
                     args.insert(0, self.pop_expr(ins)?);
                 }
@@ -948,6 +972,24 @@ impl<'a> Sim<'a> {
                         }
                         _ => return Err(self.err(ins, "adds to something that is not a display")),
                     }
+                }
+                // what a comprehension collects into must be the collection of that kind
+                let into = self
+                    .stack
+                    .len()
+                    .checked_sub(raw as usize)
+                    .and_then(|i| self.stack.get(i));
+                let fits = matches!(
+                    (into, name),
+                    (Some(Val::Expr(Expr::List { .. })), "LIST_APPEND")
+                        | (Some(Val::Expr(Expr::Set { .. })), "SET_ADD")
+                        | (Some(Val::Expr(Expr::Dict { .. })), "MAP_ADD")
+                );
+                if !fits {
+                    return Err(self.err(
+                        ins,
+                        "a comprehension adds to something that is not its collection",
+                    ));
                 }
                 self.out.push(Stmt::Expr {
                     value: Expr::Call {
@@ -1320,7 +1362,7 @@ impl<'a> Sim<'a> {
                     .ok_or_else(|| self.err(ins, "constant index out of range"))?;
                 match c {
                     Const::Code(_) => self.stack.push(Val::Code(raw as usize)),
-                    Const::Value(_) => self.push(constant_expr(c)),
+                    Const::Value(_) | Const::Slice(_) => self.push(constant_expr(c)),
                 }
             }
             "MAKE_FUNCTION" => {
@@ -1354,6 +1396,13 @@ impl<'a> Sim<'a> {
                     Val::Function(f) => f,
                     other => return Err(self.err(ins, format!("sets an attribute of {other:?}"))),
                 };
+                if raw == 16 {
+                    // 3.14: the annotations as an __annotate__ function
+                    let annotate = self.pop(ins)?;
+                    self.set_annotate(ins, &mut f, annotate)?;
+                    self.stack.push(Val::Function(f));
+                    return Ok(None);
+                }
                 let v = self.pop_expr(ins)?;
                 self.set_function_attribute(ins, &mut f, raw, v)?;
                 self.stack.push(Val::Function(f));
@@ -1375,7 +1424,7 @@ impl<'a> Sim<'a> {
                 self.out.push(Stmt::Return { value: Some(v) });
                 return Ok(Some(Exit::Exit));
             }
-            "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" | "LOAD_FAST_AND_CLEAR" => {
+            "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" => {
                 let n = self.local(ins, raw)?;
                 self.push(Expr::name(&n));
             }
@@ -1408,7 +1457,7 @@ impl<'a> Sim<'a> {
                     self.stack.push(Val::Null);
                 }
             }
-            "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_FROM_DICT_OR_DEREF" | "LOAD_CLOSURE" => {
+            "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_CLOSURE" => {
                 let n = self.deref(ins, raw)?;
                 self.push(Expr::name(&n));
             }
@@ -1485,6 +1534,8 @@ impl<'a> Sim<'a> {
                     }],
                 });
             }
+            // 3.14: subscription is BINARY_OP's `[]`
+            "BINARY_OP" if Self::named(ins, raw) == Some("[]") => self.subscript(ins)?,
             "BINARY_OP" => {
                 let text =
                     Self::named(ins, raw).ok_or_else(|| self.err(ins, "unknown operator"))?;
@@ -1794,7 +1845,7 @@ impl<'a> Sim<'a> {
                     (truth(v), name.ends_with("_TRUE"))
                 };
                 // 3.12+ `a and b`: COPY 1 then a conditional jump on the copy; the original stays
-                let copy = self.last_was_copy
+                let copy = was_copy
                     && matches!(self.stack.last(), Some(Val::Expr(e)) if Some(e) == self.impure_copies.last().or(Some(e)));
                 if copy {
                     if let Some(Val::Expr(top)) = self.stack.last() {
@@ -1861,7 +1912,7 @@ impl<'a> Sim<'a> {
                     right: Box::new(right),
                 });
             }
-            _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
+            _ => return self.step_py312(ins, raw),
         }
         Ok(None)
     }

@@ -12,6 +12,8 @@ pub enum Const {
     Value(Constant),
     /// A nested code object (function, lambda, class body, comprehension).
     Code(Box<CodeInput>),
+    /// 3.14: a slice of constants (start, stop, step), folded from a subscript `a[1:]`.
+    Slice(Box<[Constant; 3]>),
 }
 
 impl Const {

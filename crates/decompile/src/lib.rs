@@ -22,6 +22,9 @@ pub use input::{CodeInput, CodeParts, Const};
 /// The statements of a code object's body.
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::new(code).module()?;
+    if code.flags & input::flags::OPTIMIZED == 0 {
+        fold_module_returns(&mut body);
+    }
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
@@ -91,7 +94,10 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
     let mut yields = false;
     for ins in code.bytecode.instrs() {
         let name = ins.op.name;
-        yields |= matches!(name, "YIELD_VALUE" | "YIELD_FROM" | "GET_AWAITABLE");
+        yields |= matches!(
+            name,
+            "YIELD_VALUE" | "INSTRUMENTED_YIELD_VALUE" | "YIELD_FROM" | "GET_AWAITABLE"
+        );
         let Arg::Raw(raw) = ins.arg else { continue };
         let slots: Vec<u32> = match name {
             "LOAD_FAST_LOAD_FAST"
@@ -139,7 +145,8 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
             });
         }
     }
-    if code.flags & input::flags::GENERATOR != 0 && !yields {
+    let generator = input::flags::GENERATOR | input::flags::ASYNC_GENERATOR;
+    if code.flags & generator != 0 && !yields {
         body.push(Stmt::Expr {
             value: Expr::Yield { value: None },
         });
@@ -280,6 +287,46 @@ fn fold_annotations(body: &mut Vec<ast::Stmt>, future: bool) {
     *body = out;
 }
 
+/// Module code has no `return`: an `if` at the top level whose arm ends the module with the
+/// compiler's `return None` while statements follow is `if T: A else: REST`.
+fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
+    use ast::{Constant, Expr, Stmt};
+    let ends = |b: &[Stmt]| {
+        matches!(
+            b.last(),
+            Some(Stmt::Return { value: None })
+                | Some(Stmt::Return {
+                    value: Some(Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    })
+                })
+        )
+    };
+    let at = body.iter().position(|s| match s {
+        Stmt::If {
+            body: then, orelse, ..
+        } => orelse.is_empty() && ends(then),
+        _ => false,
+    });
+    let Some(i) = at else { return };
+    if i + 1 >= body.len() {
+        return;
+    }
+    let mut rest: Vec<Stmt> = body.drain(i + 1..).collect();
+    fold_module_returns(&mut rest);
+    if let Some(Stmt::If {
+        body: then, orelse, ..
+    }) = body.get_mut(i)
+    {
+        then.pop();
+        if then.is_empty() {
+            then.push(Stmt::Pass);
+        }
+        *orelse = rest;
+    }
+}
+
 /// Remove `return None` where control would end anyway: as the last statement, and as the last
 /// statement of the arms of a final `if` (CPython copies the implicit return into each arm).
 fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
@@ -307,6 +354,30 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
                 then.push(Stmt::Pass);
             }
             drop_tail_return(orelse);
+        }
+        // the same for a try statement that ends the code (3.12+ copy the ending into each way out)
+        Some(Stmt::Try {
+            body: tbody,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            // (the body's own ending only without `else:`, which it would otherwise run)
+            let body_too = orelse.is_empty();
+            for part in std::iter::once(&mut *tbody)
+                .filter(|_| body_too)
+                .chain(handlers.iter_mut().map(|h| &mut h.body))
+                .chain(std::iter::once(&mut *orelse))
+            {
+                let had = !part.is_empty();
+                drop_tail_return(part);
+                if had && part.is_empty() {
+                    part.push(Stmt::Pass);
+                }
+            }
+            if orelse.len() == 1 && matches!(orelse[0], Stmt::Pass) {
+                orelse.clear();
+            }
         }
         _ => {}
     }
@@ -510,12 +581,25 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
 /// A comprehension's code object (3.8-3.11: a function called on the first iterator) as the
 /// comprehension expression, `outer` being the iterable of its first `for`.
 pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, DecompileError> {
+    let body = structure::Structurer::new(code).module()?;
+    fold_comprehension(code, &body, Some(outer), &code.name)
+}
+
+/// The comprehension whose loops are the `for` statements starting `body` (their innermost body
+/// collecting with the COLLECT marker, or yielding for a generator expression). `outer` replaces the
+/// first iterable (the function form's argument); `kind` is `<listcomp>`, `<setcomp>`, `<dictcomp>`
+/// or `<genexpr>`.
+pub(crate) fn fold_comprehension(
+    code: &CodeInput,
+    body: &[ast::Stmt],
+    outer: Option<ast::Expr>,
+    kind: &str,
+) -> Result<ast::Expr, DecompileError> {
     use ast::{Comprehension, Expr, Stmt};
     let err = |m: &str| DecompileError::new(code, m.to_string());
-    let body = structure::Structurer::new(code).module()?;
     // the loops, then what is collected: For(target, iter, [If(test, [...])..., collect])
     let mut generators: Vec<Comprehension> = Vec::new();
-    let mut stmts: &[Stmt] = &body;
+    let mut stmts: &[Stmt] = body;
     let mut ifs: Vec<Expr> = Vec::new();
     let element = loop {
         match stmts {
@@ -524,16 +608,16 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
                 iter,
                 body,
                 orelse,
-            }, ..]
-                if orelse.is_empty() =>
+            }, rest @ ..]
+                if orelse.is_empty()
+                    && (rest.is_empty() || (generators.is_empty() && outer.is_some())) =>
             {
                 if let Some(g) = generators.last_mut() {
                     g.ifs.append(&mut ifs);
                 }
-                let iter = if generators.is_empty() {
-                    outer.clone()
-                } else {
-                    iter.clone()
+                let iter = match &outer {
+                    Some(o) if generators.is_empty() => o.clone(),
+                    _ => iter.clone(),
                 };
                 generators.push(Comprehension {
                     target: target.clone(),
@@ -547,26 +631,35 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
                 ifs.push(test.clone());
                 stmts = body;
             }
-            [Stmt::If { test, body, orelse }, ..]
-                if matches!(body.as_slice(), [Stmt::Continue]) && !orelse.is_empty() =>
+            // `if not T: continue` (the continue dropped where it ends the loop body)
+            [Stmt::If { test, body, orelse }]
+                if matches!(body.as_slice(), [Stmt::Continue] | [Stmt::Pass])
+                    && !orelse.is_empty() =>
             {
-                ifs.push(Expr::UnaryOp {
-                    op: ast::UnaryOp::Not,
-                    operand: Box::new(test.clone()),
+                ifs.push(match test {
+                    Expr::UnaryOp {
+                        op: ast::UnaryOp::Not,
+                        operand,
+                    } => (**operand).clone(),
+                    other => Expr::UnaryOp {
+                        op: ast::UnaryOp::Not,
+                        operand: Box::new(other.clone()),
+                    },
                 });
                 stmts = orelse;
             }
             [Stmt::Expr {
                 value: Expr::Call { func, args, .. },
-            }, ..]
-                if matches!(func.as_ref(), Expr::Name { id, .. } if id == exprs::COLLECT) =>
+            }, rest @ ..]
+                if matches!(func.as_ref(), Expr::Name { id, .. } if id == exprs::COLLECT)
+                    && matches!(rest, [] | [Stmt::Continue]) =>
             {
                 break args.clone();
             }
             [Stmt::Expr {
                 value: Expr::Yield { value: Some(v) },
-            }, ..]
-                if code.name == "<genexpr>" =>
+            }, rest @ ..]
+                if kind == "<genexpr>" && matches!(rest, [] | [Stmt::Continue]) =>
             {
                 break vec![(**v).clone()]
             }
@@ -588,7 +681,7 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
             .cloned()
             .ok_or_else(|| err("a comprehension without its element"))
     };
-    Ok(match code.name.as_str() {
+    Ok(match kind {
         "<listcomp>" => Expr::ListComp {
             elt: Box::new(one(&element)?),
             generators,

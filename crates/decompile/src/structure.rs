@@ -9,6 +9,9 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod dup_tail;
+mod inline_comp;
+
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,7 +210,8 @@ const ITEM: &str = "\u{0}for-item";
 
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
-        let cfg = Cfg::build(&code.bytecode);
+        let mut cfg = Cfg::build(&code.bytecode);
+        inline_comp::skip_transparent_handlers(code, &mut cfg);
         let ipdom = cfg.post_dominators();
         let loops = cfg.loops();
         let n = cfg.blocks.len();
@@ -432,6 +436,15 @@ impl<'a> Structurer<'a> {
             if b == stop {
                 return Ok(stack);
             }
+            // 3.14: a block of NOT_TAKEN alone before the arm's POP_TOP
+            let only_not_taken = self.instrs(b).iter().all(|i| i.op.name == "NOT_TAKEN");
+            if skip > 0 && only_not_taken && self.succ(b, EdgeKind::Jump).is_none() {
+                if let Some(n) = self.succ(b, EdgeKind::Fall) {
+                    self.emitted[b] = true;
+                    b = n;
+                    continue;
+                }
+            }
             let (stmts, exit, left) = self.run_from(b, stack, skip)?;
             skip = 0;
             if !stmts.is_empty() {
@@ -491,7 +504,20 @@ impl<'a> Structurer<'a> {
         }
         let mut sim = Sim::new(self.code, stack);
         let all = self.instrs(b);
-        if all.iter().take(skip).any(|i| i.op.name != "POP_TOP") || all.len() < skip {
+        // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
+        let lead = if skip > 0 {
+            all.iter().take_while(|i| i.op.name == "NOT_TAKEN").count()
+        } else {
+            0
+        };
+        let skip = skip + lead;
+        if all
+            .iter()
+            .take(skip)
+            .skip(lead)
+            .any(|i| i.op.name != "POP_TOP")
+            || all.len() < skip
+        {
             return Err(self.err("a short-circuit arm that does not start by dropping the value"));
         }
         let instrs = &all[skip..];
@@ -646,6 +672,17 @@ impl<'a> Structurer<'a> {
             }
             let mut stack: Vec<Val> = base.to_vec();
             stack.append(&mut carry);
+            if let Some(kind) = self.inline_comp_at(b, &stack, base.len()) {
+                let next = self.inline_comprehension(b, stack, kind)?;
+                match next.block {
+                    Some(n) => {
+                        b = n;
+                        carry = self.above(&next.carry, base)?;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
             if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
                 let (stmts, next) = self.loop_stmt(b, stack, None)?;
                 out.extend(stmts);
@@ -662,6 +699,8 @@ impl<'a> Structurer<'a> {
                 self.entering_header = None;
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
+            // an inlined comprehension's setup or end: its saved locals stay on the stack
+            let comp_setup = self.comp_setup_or_end(b, &left, base.len(), stmts.is_empty());
             if std::mem::take(&mut self.expect_exit_call) {
                 let is_exit_call = matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == crate::exprs::WITH_EXIT);
                 if !is_exit_call {
@@ -677,9 +716,11 @@ impl<'a> Structurer<'a> {
                         .succ(b, EdgeKind::Jump)
                         .or_else(|| self.succ(b, EdgeKind::Fall));
                     // `with CM [as x]:` — BEFORE_WITH left __exit__ and __enter__() for the body
-                    if left.len() == base.len() + 2
-                        && matches!(left.get(base.len()), Some(Val::WithExit))
-                    {
+                    // (3.14: LOAD_SPECIAL left __exit__ and the manager, two values)
+                    let exits = left
+                        .get(base.len()..)
+                        .map_or(0, |s| s.iter().take_while(|v| **v == Val::WithExit).count());
+                    if (1..=2).contains(&exits) && left.len() == base.len() + exits + 1 {
                         let start =
                             next.ok_or_else(|| self.err("a with statement without a body"))?;
                         let (stmt, after, more) = self.with_stmt(start, base, left, lp)?;
@@ -716,7 +757,14 @@ impl<'a> Structurer<'a> {
                                 })
                         });
                         // (a comprehension keeps what it collects under the iterator)
-                        if !leaves_try && (!into_for || left.len() < base.len() + 1) {
+                        // straight-line code split in two blocks (where an exception range ends)
+                        let straight = self.succ(b, EdgeKind::Jump).is_none()
+                            && next.is_some_and(|n| self.cfg.blocks[n].preds.len() == 1);
+                        if !leaves_try
+                            && !comp_setup
+                            && !straight
+                            && (!into_for || left.len() < base.len() + 1)
+                        {
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",
                             ));
@@ -759,6 +807,11 @@ impl<'a> Structurer<'a> {
                         continue;
                     }
                     if left.len() != base.len() {
+                        // 3.12+: the arms each end with a copy of the statement's exit
+                        if let Some(stmts) = self.dup_tail_ifexp(b, &test, jump_if, &left)? {
+                            out.extend(stmts);
+                            break;
+                        }
                         return Err(self.err(
                             "a value stays on the stack across a branch (expression-level flow)",
                         ));
@@ -1215,7 +1268,8 @@ impl<'a> Structurer<'a> {
             _ => return Err(self.err("a with statement without its context manager")),
         };
         let mut body_base = base.to_vec();
-        body_base.push(Val::WithExit);
+        let exits = left.len().saturating_sub(base.len() + 1);
+        body_base.extend(std::iter::repeat_n(Val::WithExit, exits));
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);
@@ -1252,7 +1306,9 @@ impl<'a> Structurer<'a> {
         let n = self.cfg.blocks.len();
         let suppressed = (h..n).find(|&x| {
             let names: Vec<&str> = self.instrs(x).iter().map(|i| i.op.name).collect();
-            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"]
+            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"][..]
+                || (exits == 2
+                    && names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP", "POP_TOP"])
         });
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
@@ -1274,7 +1330,7 @@ impl<'a> Structurer<'a> {
             // drop the call (the `with` statement is it)
             Some(a) => {
                 self.expect_exit_call = true;
-                Ok((stmt, Some(a), vec![Val::WithExit]))
+                Ok((stmt, Some(a), vec![Val::WithExit; exits]))
             }
             None => Ok((stmt, end_by_handler, Vec::new())),
         }
@@ -1308,7 +1364,10 @@ impl<'a> Structurer<'a> {
                     .iter()
                     .any(|e| e.kind != EdgeKind::Exception && e.to == next)
             });
-        let end = reached.then_some(next);
+        // (not a handler the compiler adds around the whole body: the try ends the code there)
+        let end = reached
+            .then_some(next)
+            .filter(|&e| !inline_comp::transparent(self.code, &self.cfg, e));
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));

@@ -8,7 +8,7 @@ use framejit_decompile::{CodeInput, CodeParts, Const};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyBytes, PyComplex, PyFloat, PyFrozenSet, PyInt, PyList, PyString, PyTuple,
+    PyBool, PyBytes, PyComplex, PyFloat, PyFrozenSet, PyInt, PyList, PySlice, PyString, PyTuple,
 };
 
 use crate::bytecode::{host_version, version_arg};
@@ -75,7 +75,7 @@ fn constant<'py>(
         for x in obj.try_iter()? {
             match constant(&x?, version, opaque, depth + 1)? {
                 Const::Value(v) => items.push(v),
-                Const::Code(_) => {
+                Const::Code(_) | Const::Slice(_) => {
                     return Ok(Const::Value(Constant::Opaque(opaque.reference(obj)?)))
                 }
             }
@@ -85,6 +85,22 @@ fn constant<'py>(
         } else {
             Constant::FrozenSet(items)
         }
+    } else if obj.get_type().is(py.get_type::<PySlice>()) {
+        // 3.14 folds `a[1:]` into a slice constant: its parts are constants
+        let mut parts = Vec::new();
+        for attr in ["start", "stop", "step"] {
+            match constant(&obj.getattr(attr)?, version, opaque, depth + 1)? {
+                Const::Value(v @ (Constant::None | Constant::Int(_) | Constant::Str(_))) => {
+                    parts.push(v)
+                }
+                _ => return Ok(Const::Value(Constant::Opaque(opaque.reference(obj)?))),
+            }
+        }
+        let [a, b, c]: [Constant; 3] = match parts.try_into() {
+            Ok(p) => p,
+            Err(_) => return Ok(Const::Value(Constant::Opaque(opaque.reference(obj)?))),
+        };
+        return Ok(Const::Slice(Box::new([a, b, c])));
     } else if obj.hasattr("co_code")? {
         return Ok(Const::Code(Box::new(code_input(obj, version, opaque)?)));
     } else if is_builtin(obj)? {
@@ -109,6 +125,7 @@ fn expr_of(c: Const) -> Expr {
     match c {
         Const::Value(v) => Expr::constant(v),
         Const::Code(code) => Expr::constant(Constant::Opaque(code.name.clone())),
+        s @ Const::Slice(_) => framejit_decompile::exprs::constant_expr(&s),
     }
 }
 

@@ -10,6 +10,8 @@ use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr};
 
+pub mod awaits;
+
 /// A value on the symbolic stack.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
@@ -45,6 +47,11 @@ pub enum Val {
     WithExit,
     /// A class being made (the call of `__build_class__`, and what decorates it), until it is stored.
     Class(Box<ClassVal>),
+    /// What an await / yield-from loop is sending into (GET_AWAITABLE, GET_YIELD_FROM_ITER,
+    /// GET_ANEXT): the expression the whole loop stands for.
+    Send(Expr),
+    /// The call of an async comprehension's function (3.8-3.11), which the compiler awaits.
+    AsyncComp(Expr),
 }
 
 /// A class statement in the making.
@@ -1464,6 +1471,11 @@ impl<'a> Sim<'a> {
                             let e = crate::comprehension(code, it.clone()).map_err(|e| {
                                 self.err(ins, format!("{}: {}", code.name, e.message))
                             })?;
+                            // an async list/set/dict comprehension is a coroutine the caller awaits
+                            if code.flags & crate::input::flags::COROUTINE != 0 {
+                                self.stack.push(Val::AsyncComp(e));
+                                return Ok(None);
+                            }
                             self.push(e);
                             return Ok(None);
                         }
@@ -1609,6 +1621,7 @@ impl<'a> Sim<'a> {
                     right: Box::new(right),
                 });
             }
+            n if awaits::handles(n) => return self.async_step(ins, raw),
             _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
         }
         Ok(None)

@@ -334,11 +334,13 @@ fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, Dec
         }),
         type_params: Vec::new(),
     };
-    Ok(if code.flags & input::flags::COROUTINE != 0 {
-        ast::Stmt::AsyncFunctionDef(Box::new(def))
-    } else {
-        ast::Stmt::FunctionDef(Box::new(def))
-    })
+    Ok(
+        if code.flags & (input::flags::COROUTINE | input::flags::ASYNC_GENERATOR) != 0 {
+            ast::Stmt::AsyncFunctionDef(Box::new(def))
+        } else {
+            ast::Stmt::FunctionDef(Box::new(def))
+        },
+    )
 }
 
 /// A function's code object as a `def` (the signature from the code object alone: defaults and
@@ -435,9 +437,16 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
                 iter,
                 body,
                 orelse,
+            }
+            | Stmt::AsyncFor {
+                target,
+                iter,
+                body,
+                orelse,
             }, ..]
                 if orelse.is_empty() =>
             {
+                let is_async = matches!(stmts.first(), Some(Stmt::AsyncFor { .. }));
                 if let Some(g) = generators.last_mut() {
                     g.ifs.append(&mut ifs);
                 }
@@ -450,7 +459,7 @@ pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, De
                     target: target.clone(),
                     iter,
                     ifs: Vec::new(),
-                    is_async: false,
+                    is_async,
                 });
                 stmts = body;
             }

@@ -9,6 +9,8 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod coroutine;
+
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,7 +170,8 @@ const ITEM: &str = "\u{0}for-item";
 
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
-        let cfg = Cfg::build(&code.bytecode);
+        let mut cfg = Cfg::build(&code.bytecode);
+        coroutine::strip_generator_wrapper(code, &mut cfg);
         let ipdom = cfg.post_dominators();
         let loops = cfg.loops();
         let n = cfg.blocks.len();
@@ -365,6 +368,10 @@ impl<'a> Structurer<'a> {
             if b == stop {
                 return Ok(stack);
             }
+            if skip == 0 && self.is_send(b) {
+                (b, stack) = self.send_loop(b, stack)?;
+                continue;
+            }
             let (stmts, exit, left) = self.run_from(b, stack, skip)?;
             skip = 0;
             if !stmts.is_empty() {
@@ -518,6 +525,42 @@ impl<'a> Structurer<'a> {
             }
             let mut stack: Vec<Val> = base.to_vec();
             stack.append(&mut carry);
+            if self.is_send(b) {
+                // an await / yield from: an expression, which goes on in the block it ends at
+                let (done, left) = self.send_loop(b, stack)?;
+                // 3.11 `async with`: the awaited __aenter__() ends right where the body starts
+                let with_starts = left.len() == base.len() + 2
+                    && matches!(left.get(base.len()), Some(Val::WithExit))
+                    && self.instrs(done).first().map(|i| i.op.name) != Some("END_SEND");
+                if with_starts {
+                    let (stmt, after, more) = self.with_stmt(done, base, left, lp)?;
+                    out.push(stmt);
+                    match after {
+                        Some(n) => {
+                            b = n;
+                            carry = more;
+                            continue;
+                        }
+                        None => break,
+                    }
+                }
+                b = done;
+                carry = self.above(&left, base)?;
+                continue;
+            }
+            let is_async_for = self.instrs(b).first().map(|i| i.op.name) == Some("GET_ANEXT");
+            if is_async_for && self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
+                let (stmts, next) = self.async_for_stmt(b, stack)?;
+                out.extend(stmts);
+                match next.block {
+                    Some(n) => {
+                        b = n;
+                        carry = self.above(&next.carry, base)?;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
             if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
                 let (stmts, next) = self.loop_stmt(b, stack, None)?;
                 out.extend(stmts);
@@ -531,7 +574,18 @@ impl<'a> Structurer<'a> {
                 }
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
-            if std::mem::take(&mut self.expect_exit_call) {
+            // an async with's exit call is awaited: the statement comes out after the await loop
+            let exit_call_awaited = stmts.is_empty()
+                && exit == Exit::Flow
+                && matches!(
+                    left.last(),
+                    Some(Val::Expr(Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    }))
+                )
+                && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
+            if !exit_call_awaited && std::mem::take(&mut self.expect_exit_call) {
                 let is_exit_call = matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == crate::exprs::WITH_EXIT);
                 if !is_exit_call {
                     return Err(self.err("a with statement whose exit call is not where expected"));
@@ -574,8 +628,14 @@ impl<'a> Structurer<'a> {
                         // the iterator GET_ITER left goes into the loop its FOR_ITER heads
                         let into_for = next.is_some_and(|n| {
                             self.loop_at(n).is_some()
-                                && self.instrs(n).first().map(|i| i.op.name) == Some("FOR_ITER")
+                                && matches!(
+                                    self.instrs(n).first().map(|i| i.op.name),
+                                    Some("FOR_ITER" | "GET_ANEXT")
+                                )
                         });
+                        // the awaited value and None go into the await loop
+                        let into_send = next.is_some_and(|n| self.is_send(n))
+                            && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
                         // a try body's last value can be used just outside its range (the compiler
                         // leaves RETURN_VALUE, which cannot raise, out of the range)
                         let leaves_try = self.try_body.last().is_some_and(|&(h, found)| {
@@ -585,7 +645,16 @@ impl<'a> Structurer<'a> {
                                 })
                         });
                         // (a comprehension keeps what it collects under the iterator)
-                        if !leaves_try && (!into_for || left.len() < base.len() + 1) {
+                        // 3.12+: an await's result crosses into the next block when the await
+                        // loop ends in another exception range (an async for's END_SEND)
+                        let after_send = self.instrs(b).last().map(|i| i.op.name)
+                            == Some("END_SEND")
+                            && next.is_some_and(|n| self.cfg.blocks[n].preds == [b]);
+                        if !leaves_try
+                            && !into_send
+                            && !after_send
+                            && (!into_for || left.len() < base.len() + 1)
+                        {
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",
                             ));
@@ -690,9 +759,17 @@ impl<'a> Structurer<'a> {
         if names != ["PUSH_EXC_INFO", "WITH_EXCEPT_START"] {
             return Err(self.err("a with statement of a shape this decompiler does not know"));
         }
+        use crate::exprs::awaits::{is_marker_call, ASYNC_WITH_ENTER};
+        let is_async =
+            matches!(left.last(), Some(Val::Expr(e)) if is_marker_call(e, ASYNC_WITH_ENTER));
+        let enter_marker = if is_async {
+            ASYNC_WITH_ENTER
+        } else {
+            WITH_ENTER
+        };
         let cm = match left.last() {
             Some(Val::Expr(Expr::Call { func, args, .. }))
-                if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER)
+                if matches!(func.as_ref(), Expr::Name { id, .. } if id == enter_marker)
                     && args.len() == 1 =>
             {
                 args[0].clone()
@@ -713,13 +790,13 @@ impl<'a> Structurer<'a> {
                 targets,
                 value: Expr::Call { func, .. },
             }) if targets.len() == 1
-                && matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER) =>
+                && matches!(func.as_ref(), Expr::Name { id, .. } if id == enter_marker) =>
             {
                 Some(targets[0].clone())
             }
             Some(Stmt::Expr {
                 value: Expr::Call { func, .. },
-            }) if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER) => None,
+            }) if matches!(func.as_ref(), Expr::Name { id, .. } if id == enter_marker) => None,
             _ => return Err(self.err("a with body that does not start with its target")),
         };
         body.remove(0);
@@ -745,12 +822,20 @@ impl<'a> Structurer<'a> {
             self.succ(x, EdgeKind::Jump)
                 .or_else(|| self.succ(x, EdgeKind::Fall))
         });
-        let stmt = Stmt::With {
-            items: vec![WithItem {
-                context_expr: cm,
-                optional_vars: target,
-            }],
-            body: or_pass(body),
+        let items = vec![WithItem {
+            context_expr: cm,
+            optional_vars: target,
+        }];
+        let stmt = if is_async {
+            Stmt::AsyncWith {
+                items,
+                body: or_pass(body),
+            }
+        } else {
+            Stmt::With {
+                items,
+                body: or_pass(body),
+            }
         };
         match after {
             // the normal way out starts with the exit call: run it with __exit__ on the stack, and
@@ -1020,18 +1105,23 @@ impl<'a> Structurer<'a> {
         // control comes back to it.
         self.visits[header] += 1;
         let (mut out, exit, left) = self.run(header, base.to_vec())?;
-        if left.len() != base.len() && !matches!(exit, Exit::Exit) {
+        let next = self
+            .succ(header, EdgeKind::Jump)
+            .or_else(|| self.succ(header, EdgeKind::Fall));
+        // a header that starts an await: its value goes on into the await loop
+        let into_send = exit == Exit::Flow
+            && next.is_some_and(|n| self.is_send(n))
+            && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
+        if left.len() != base.len() && !matches!(exit, Exit::Exit) && !into_send {
             return Err(self.err("a value stays on the stack in a loop header"));
         }
         match exit {
             Exit::Exit => {}
             Exit::Flow => {
-                if let Some(n) = self
-                    .succ(header, EdgeKind::Jump)
-                    .or_else(|| self.succ(header, EdgeKind::Fall))
-                {
+                if let Some(n) = next {
                     if n != header {
-                        out.extend(self.region(n, None, base, Some(ctx))?);
+                        let carry = self.above(&left, base)?;
+                        out.extend(self.region_carry(n, None, base, carry, Some(ctx))?);
                     }
                 }
             }

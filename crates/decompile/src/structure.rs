@@ -55,6 +55,8 @@ pub struct Structurer<'a> {
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
+    /// 3.12+ generators: the blocks of the compiler's StopIteration handler (no statement's code).
+    gen_wrapper: Vec<bool>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -171,7 +173,7 @@ const ITEM: &str = "\u{0}for-item";
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         let mut cfg = Cfg::build(&code.bytecode);
-        coroutine::strip_generator_wrapper(code, &mut cfg);
+        let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
         let ipdom = cfg.post_dominators();
         let loops = cfg.loops();
         let n = cfg.blocks.len();
@@ -200,6 +202,7 @@ impl<'a> Structurer<'a> {
             bottom_test_seen: false,
             work: 0,
             emitted: vec![false; n],
+            gen_wrapper,
         }
     }
 
@@ -479,6 +482,9 @@ impl<'a> Structurer<'a> {
         let mut out = Vec::new();
         let mut b = start;
         let mut carry: Vec<Val> = carry;
+        // The whole stack for the next block where an await goes on across blocks with values
+        // under the statement's base moved (a `return` inside `async with` swaps past __exit__).
+        let mut whole: Option<Vec<Val>> = None;
         loop {
             if Some(b) == stop {
                 break;
@@ -525,6 +531,9 @@ impl<'a> Structurer<'a> {
             }
             let mut stack: Vec<Val> = base.to_vec();
             stack.append(&mut carry);
+            if let Some(w) = whole.take() {
+                stack = w;
+            }
             if self.is_send(b) {
                 // an await / yield from: an expression, which goes on in the block it ends at
                 let (done, left) = self.send_loop(b, stack)?;
@@ -546,6 +555,7 @@ impl<'a> Structurer<'a> {
                 }
                 b = done;
                 carry = self.above(&left, base)?;
+                whole = Some(left);
                 continue;
             }
             let is_async_for = self.instrs(b).first().map(|i| i.op.name) == Some("GET_ANEXT");
@@ -660,6 +670,9 @@ impl<'a> Structurer<'a> {
                             ));
                         }
                         carry = self.above(&left, base)?;
+                        if into_send {
+                            whole = Some(left);
+                        }
                     }
                     match next {
                         Some(n) => b = n,
@@ -866,7 +879,8 @@ impl<'a> Structurer<'a> {
         if cleanup_names != ["COPY", "POP_EXCEPT", "RERAISE"] || cleanup < h {
             return Err(self.err("an exception handler of a shape this decompiler does not know"));
         }
-        let end = (cleanup + 1 < self.cfg.blocks.len()).then_some(cleanup + 1);
+        let end = (cleanup + 1 < self.cfg.blocks.len() && !self.gen_wrapper[cleanup + 1])
+            .then_some(cleanup + 1);
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));

@@ -32,10 +32,11 @@ fn names(code: &CodeInput, cfg: &Cfg, b: usize) -> Vec<&'static str> {
 /// 3.12+: a generator's or coroutine's body is covered by a handler that turns a StopIteration
 /// escaping the body into RuntimeError (`CALL_INTRINSIC_1 INTRINSIC_STOPITERATION_ERROR; RERAISE`).
 /// The compiler adds it to every such body, so the source has nothing for it: drop its ranges.
-pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) {
+/// Returns which blocks are that handler.
+pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) -> Vec<bool> {
     let generator = flags::GENERATOR | flags::COROUTINE | flags::ASYNC_GENERATOR;
     if code.flags & generator == 0 {
-        return;
+        return vec![false; cfg.blocks.len()];
     }
     let is_wrapper = |b: usize| {
         let ins: Vec<_> = cfg.blocks[b]
@@ -76,6 +77,7 @@ pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) {
             .retain(|e| !(e.kind == EdgeKind::Exception && e.to == h));
         cfg.blocks[h].preds.retain(|&p| p != b);
     }
+    wrappers
 }
 
 impl Structurer<'_> {

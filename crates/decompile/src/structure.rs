@@ -490,12 +490,20 @@ impl<'a> Structurer<'a> {
                 break;
             }
             // A try body ends at the first block its handler does not cover.
-            if let Some(&(h, None)) = self.try_body.last() {
+            if let Some(&(h, found)) = self.try_body.last() {
                 if self.cfg.blocks[b].handler.map(|x| x.0) != Some(h) && carry.is_empty() {
-                    if let Some(t) = self.try_body.last_mut() {
-                        t.1 = Some(b);
+                    match found {
+                        None => {
+                            if let Some(t) = self.try_body.last_mut() {
+                                t.1 = Some(b);
+                            }
+                            break;
+                        }
+                        Some(x) if x == b => break,
+                        // paths leave the body to different places (the compiler copied the code
+                        // after the try into each): the first one found is not where the try ends
+                        Some(_) => return Err(self.err("a try body that ends in two places")),
                     }
-                    break;
                 }
             }
             // A try statement starts here.

@@ -499,7 +499,7 @@ impl<'a> Structurer<'a> {
                             }
                             break;
                         }
-                        Some(x) if x == b => break,
+                        Some(x) if x == b || self.same_exit_copy(x, b) => break,
                         // paths leave the body to different places (the compiler copied the code
                         // after the try into each): the first one found is not where the try ends
                         Some(_) => return Err(self.err("a try body that ends in two places")),

@@ -81,6 +81,24 @@ pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) -> Vec<bool> {
 }
 
 impl Structurer<'_> {
+    /// Are blocks `x` and `y` the same code that leaves the function (the compiler's copies of a
+    /// `return` after a statement, one per path)?
+    pub(super) fn same_exit_copy(&self, x: usize, y: usize) -> bool {
+        let exits = |b: usize| {
+            self.cfg.blocks[b]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        let (a, b) = (self.instrs(x), self.instrs(y));
+        exits(x)
+            && exits(y)
+            && a.len() == b.len()
+            && a.iter()
+                .zip(&b)
+                .all(|(i, j)| i.op.name == j.op.name && i.arg == j.arg)
+    }
+
     /// Does block `b` start an await / yield-from loop (its first instruction is SEND)?
     pub(super) fn is_send(&self, b: usize) -> bool {
         self.instrs(b).first().map(|i| i.op.name) == Some("SEND")

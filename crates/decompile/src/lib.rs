@@ -316,6 +316,9 @@ pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, D
 fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, DecompileError> {
     let mut body: Vec<ast::Stmt> = docstring(code).into_iter().collect();
     body.extend(decompile_body(code)?);
+    if code.flags & input::flags::ASYNC_GENERATOR != 0 {
+        structure::bare_returns(&mut body);
+    }
     let def = ast::FunctionDef {
         name: code.name.clone(),
         args: arguments(code, f),

@@ -28,24 +28,32 @@ EXACT = {
     "agen_plain": ALL,
     # 3.14: the subscription BINARY_OP is not decompiled yet
     "await_expr": range(9, 14),
+    "await_boolop": range(9, 14),
     # 3.9: a while loop with its test at the top comes out as `while True: if ...: else: break`
     "await_loop": range(10, 14),
-    # ≤3.10: SETUP_FINALLY; 3.12+: refused (the conditional's arms copy the code after the try)
+    "await_while": range(10, 14),
+    # ≤3.10 need SETUP_FINALLY (try, async for); 3.12+ copy the code after a loop or try into
+    # each way out, which comes out copied
     "await_try": [11],
+    "afor_break": [11],
+    "afor_in_try": [11],
     "afor_collect": range(11, 15),
     "afor_nested": range(11, 15),
+    "afor_before_if": range(11, 15),
     # 3.14: `with` is LOAD_SPECIAL there, not decompiled yet
     "awith": range(11, 14),
     "awith_return": range(11, 14),
-    # 3.12+ inline comprehensions, not decompiled yet; ≤3.10 async for needs SETUP_FINALLY
+    "agen_delegate_await": range(11, 14),
+    # 3.12+ inline comprehensions, not decompiled yet
     "acomp": [11],
     "agen_expr": [11],
 }
 
 # cases that must decompile and behave the same (the instructions may differ)
 BEHAVES = {
-    # `if v == "end": break` comes out as `if ...: pass else: ...; continue` + `break`
-    "afor_break": range(11, 15),
+    "await_try": [13, 14],
+    "afor_break": range(12, 15),
+    "afor_in_try": range(12, 15),
 }
 
 

@@ -154,6 +154,62 @@ async def acomp(n):
     return [v async for v in agen(n)], [await Box(i) for i in range(n)]
 
 
+async def await_boolop(a, b):
+    x = a and await Box(b)
+    y = (await Box(a))[0] or await Box(b)
+    return x, y, f"{(await Box(a))[0]!r:>4}"
+
+
+async def await_while(n):
+    k = 0
+    while (await Box(n - k))[0] > 0:
+        k += 1
+    return k
+
+
+async def await_finally(log, a):
+    try:
+        return await Box(a)
+    finally:
+        log.append("done")
+
+
+async def afor_in_try(n):
+    t = []
+    try:
+        async for v in agen(n):
+            t.append(v)
+    except ValueError:
+        t = None
+    return t
+
+
+async def afor_before_if(n, c):
+    if c:
+        n += 1
+    else:
+        n -= 1
+    t = []
+    async for v in agen(n):
+        t.append(v)
+    return t
+
+
+async def awith_in_loop(log, n):
+    for i in range(n):
+        async with ACM(log, i) as x:
+            if x == 1:
+                continue
+            log.append(x)
+    return log
+
+
+async def agen_delegate_await(n):
+    async for v in agen(n):
+        yield (await Box(v))[1]
+    return
+
+
 async def agen_expr(n):
     g = (v async for v in agen(n))
     return [v async for v in g]
@@ -178,6 +234,13 @@ CASES = {
     "awith_return": [([], 3)],
     "acomp": [(3,)],
     "agen_expr": [(3,)],
+    "await_boolop": [(0, 1), (2, 3)],
+    "await_while": [(0,), (3,)],
+    "await_finally": [([], 2)],
+    "afor_in_try": [(2,)],
+    "afor_before_if": [(2, 0), (2, 1)],
+    "awith_in_loop": [([], 3)],
+    "agen_delegate_await": [(2,)],
 }
 
 

@@ -1565,7 +1565,7 @@ impl<'a> Sim<'a> {
                     (v, name.ends_with("_TRUE"))
                 };
                 // 3.12+ `a and b`: COPY 1 then a conditional jump on the copy; the original stays
-                let copy = self.last_was_copy
+                let copy = was_copy
                     && matches!(self.stack.last(), Some(Val::Expr(e)) if Some(e) == self.impure_copies.last().or(Some(e)));
                 if copy {
                     if let Some(Val::Expr(top)) = self.stack.last() {

@@ -58,6 +58,8 @@ pub struct Structurer<'a> {
     emitted: Vec<bool>,
     /// 3.12+ generators: the blocks of the compiler's StopIteration handler (no statement's code).
     gen_wrapper: Vec<bool>,
+    /// The block where a region last stopped because the try body it is in ends there.
+    try_end_stop: Option<usize>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -175,7 +177,7 @@ impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         let mut cfg = Cfg::build(&code.bytecode);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
-        let ipdom = cfg.post_dominators();
+        let ipdom = coroutine::post_dominators(code, &cfg);
         let loops = cfg.loops();
         let n = cfg.blocks.len();
         let depths =
@@ -204,6 +206,7 @@ impl<'a> Structurer<'a> {
             work: 0,
             emitted: vec![false; n],
             gen_wrapper,
+            try_end_stop: None,
         }
     }
 
@@ -492,15 +495,19 @@ impl<'a> Structurer<'a> {
             }
             // A try body ends at the first block its handler does not cover.
             if let Some(&(h, found)) = self.try_body.last() {
-                if self.cfg.blocks[b].handler.map(|x| x.0) != Some(h) && carry.is_empty() {
+                if !self.covered_by(b, h) && carry.is_empty() {
                     match found {
                         None => {
                             if let Some(t) = self.try_body.last_mut() {
                                 t.1 = Some(b);
                             }
+                            self.try_end_stop = Some(b);
                             break;
                         }
-                        Some(x) if x == b || self.same_exit_copy(x, b) => break,
+                        Some(x) if x == b || self.same_exit_copy(x, b) => {
+                            self.try_end_stop = Some(b);
+                            break;
+                        }
                         // paths leave the body to different places (the compiler copied the code
                         // after the try into each): the first one found is not where the try ends
                         Some(_) => return Err(self.err("a try body that ends in two places")),
@@ -746,8 +753,8 @@ impl<'a> Structurer<'a> {
                     // Where both arms leave the code there is no join: then the jump target is where
                     // the fall-through arm ends (an `if` without `else`, as `if a and b:` compiles).
                     let merge = self.ipdom[b].or(Some(taken));
-                    let then = self.region(fall, merge, base, lp)?;
-                    let orelse = self.region(taken, merge, base, lp)?;
+                    let then = self.arm(fall, merge, base, lp)?;
+                    let orelse = self.arm(taken, merge, base, lp)?;
                     out.push(Stmt::If {
                         test: fall_test(test, jump_if),
                         body: or_pass(then),
@@ -1165,8 +1172,8 @@ impl<'a> Structurer<'a> {
                     return Ok(out);
                 }
                 let merge = self.ipdom[header].filter(|m| Some(*m) != ctx.exit);
-                let then = self.region(fall, merge, base, Some(ctx))?;
-                let orelse = self.region(taken, merge, base, Some(ctx))?;
+                let then = self.arm(fall, merge, base, Some(ctx))?;
+                let orelse = self.arm(taken, merge, base, Some(ctx))?;
                 out.push(Stmt::If {
                     test: fall_test(test, jump_if),
                     body: or_pass(then),
@@ -1286,8 +1293,8 @@ impl<'a> Structurer<'a> {
                     .ok_or_else(|| self.err("branch without fall-through"))?;
                 let merge = self.ipdom[start];
                 let merge = merge.filter(|m| *m != ctx.header && Some(*m) != ctx.exit);
-                let then = self.region(fall, merge, base, Some(ctx))?;
-                let orelse = self.region(taken, merge, base, Some(ctx))?;
+                let then = self.arm(fall, merge, base, Some(ctx))?;
+                let orelse = self.arm(taken, merge, base, Some(ctx))?;
                 out.push(Stmt::If {
                     test: fall_test(test, jump_if),
                     body: or_pass(then),

@@ -80,7 +80,68 @@ pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) -> Vec<bool> {
     wrappers
 }
 
+/// Post-dominators where an `async for` leaves its loop: through its header's exception edge to
+/// END_ASYNC_FOR, which is the loop's exit as FOR_ITER's jump is a `for` loop's.
+pub fn post_dominators(code: &CodeInput, cfg: &Cfg) -> Vec<Option<usize>> {
+    let mut exits = cfg.clone();
+    let mut changed = false;
+    for b in 0..exits.blocks.len() {
+        let Some((h, _, _)) = exits.blocks[b].handler else {
+            continue;
+        };
+        let header = names(code, cfg, b).first() == Some(&"GET_ANEXT");
+        if header && names(code, cfg, h).first() == Some(&"END_ASYNC_FOR") {
+            for e in exits.blocks[b].succs.iter_mut() {
+                if e.kind == EdgeKind::Exception && e.to == h {
+                    e.kind = EdgeKind::Jump;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if changed {
+        exits.post_dominators()
+    } else {
+        cfg.post_dominators()
+    }
+}
+
 impl Structurer<'_> {
+    /// One arm of an `if`: the region from `start` to `merge`. An arm that stops because it leaves
+    /// the try body it is in, somewhere other than the merge, does not go on to the merge as an
+    /// `if` arm would (the compiler copied the code after the try into it): refused.
+    pub(super) fn arm(
+        &mut self,
+        start: usize,
+        merge: Option<usize>,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
+        let saved = self.try_end_stop.take();
+        let out = self.region(start, merge, base, lp)?;
+        if let Some(x) = self.try_end_stop {
+            if Some(x) != merge {
+                return Err(self.err("an if arm that leaves its try body"));
+            }
+        }
+        self.try_end_stop = saved;
+        Ok(out)
+    }
+
+    /// Is block `b` inside the range of handler `h`: covered by it, or by a handler whose own code
+    /// it covers (a loop's END_ASYNC_FOR, a nested statement's handler)?
+    pub(super) fn covered_by(&self, b: usize, h: usize) -> bool {
+        let mut x = self.cfg.blocks[b].handler.map(|x| x.0);
+        for _ in 0..16 {
+            match x {
+                Some(y) if y == h => return true,
+                Some(y) => x = self.cfg.blocks[y].handler.map(|x| x.0),
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// Are blocks `x` and `y` the same code that leaves the function (the compiler's copies of a
     /// `return` after a statement, one per path)?
     pub(super) fn same_exit_copy(&self, x: usize, y: usize) -> bool {

@@ -1006,6 +1006,9 @@ impl<'a> Sim<'a> {
                         }
                         None => return Err(self.err(ins, "a module popped without being stored")),
                     },
+                    Val::Send(_) | Val::AsyncComp(_) => {
+                        return Err(self.err(ins, "an awaitable popped without its await"))
+                    }
                     _ => {}
                 }
             }

@@ -88,7 +88,9 @@ impl Sim<'_> {
             "END_SEND" => {
                 // 3.12+: drop the receiver under the loop's result
                 let v = self.pop(ins)?;
-                self.pop(ins)?;
+                if self.pop(ins)? != Val::Null {
+                    return Err(self.err(ins, "END_SEND without its await loop"));
+                }
                 self.stack.push(v);
             }
             "ASYNC_GEN_WRAP" => self.async_gen_wrap(ins)?,

@@ -600,17 +600,10 @@ impl<'a> Structurer<'a> {
                 }
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
-            // an async with's exit call is awaited: the statement comes out after the await loop
-            let exit_call_awaited = stmts.is_empty()
-                && exit == Exit::Flow
-                && matches!(
-                    left.last(),
-                    Some(Val::Expr(Expr::Constant {
-                        value: Constant::None,
-                        ..
-                    }))
-                )
-                && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
+            // an async with's exit call is awaited: the statement comes out after the await loop,
+            // in a later block (a block that makes no statement and passes values on has not run it)
+            let exit_call_awaited =
+                stmts.is_empty() && exit == Exit::Flow && left.len() > base.len();
             if !exit_call_awaited && std::mem::take(&mut self.expect_exit_call) {
                 let is_exit_call = matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == crate::exprs::WITH_EXIT);
                 if !is_exit_call {

@@ -58,8 +58,9 @@ pub struct Structurer<'a> {
     emitted: Vec<bool>,
     /// 3.12+ generators: the blocks of the compiler's StopIteration handler (no statement's code).
     gen_wrapper: Vec<bool>,
-    /// The block where a region last stopped because the try body it is in ends there.
-    try_end_stop: Option<usize>,
+    /// Where a region last stopped because the try body it is in ends there: the depth of that
+    /// try body (`try_body.len()`) and the block.
+    try_end_stop: Option<(usize, usize)>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -501,11 +502,11 @@ impl<'a> Structurer<'a> {
                             if let Some(t) = self.try_body.last_mut() {
                                 t.1 = Some(b);
                             }
-                            self.try_end_stop = Some(b);
+                            self.try_end_stop = Some((self.try_body.len(), b));
                             break;
                         }
                         Some(x) if x == b || self.same_exit_copy(x, b) => {
-                            self.try_end_stop = Some(b);
+                            self.try_end_stop = Some((self.try_body.len(), b));
                             break;
                         }
                         // paths leave the body to different places (the compiler copied the code

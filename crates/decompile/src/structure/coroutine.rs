@@ -119,8 +119,10 @@ impl Structurer<'_> {
     ) -> Result<Vec<Stmt>, DecompileError> {
         let saved = self.try_end_stop.take();
         let out = self.region(start, merge, base, lp)?;
-        if let Some(x) = self.try_end_stop {
-            if Some(x) != merge {
+        // (a stop in a try nested in the arm is that try's business)
+        if let Some((depth, x)) = self.try_end_stop {
+            let at_merge = merge.is_some_and(|m| m == x || self.same_exit_copy(m, x));
+            if depth == self.try_body.len() && !at_merge {
                 return Err(self.err("an if arm that leaves its try body"));
             }
         }

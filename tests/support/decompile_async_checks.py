@@ -210,6 +210,17 @@ async def agen_delegate_await(n):
     return
 
 
+def gen_dead_yield(n):
+    return n
+    yield
+
+
+async def agen_dead_yield(n):
+    await Box(n)
+    return
+    yield n
+
+
 async def agen_expr(n):
     g = (v async for v in agen(n))
     return [v async for v in g]
@@ -241,6 +252,8 @@ CASES = {
     "afor_before_if": [(2, 0), (2, 1)],
     "awith_in_loop": [([], 3)],
     "agen_delegate_await": [(2,)],
+    "gen_dead_yield": [(3,)],
+    "agen_dead_yield": [(3,)],
 }
 
 

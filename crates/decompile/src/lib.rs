@@ -319,6 +319,7 @@ fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, Dec
     if code.flags & input::flags::ASYNC_GENERATOR != 0 {
         structure::bare_returns(&mut body);
     }
+    structure::keep_generator(code, &mut body);
     let def = ast::FunctionDef {
         name: code.name.clone(),
         args: arguments(code, f),

@@ -10,7 +10,7 @@ use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
 mod coroutine;
-pub use coroutine::bare_returns;
+pub use coroutine::{bare_returns, keep_generator};
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.

@@ -401,3 +401,43 @@ pub fn bare_returns(body: &mut [Stmt]) {
         }
     }
 }
+
+/// A generator whose every `yield` the compiler dropped as dead code (`return; yield`) is still a
+/// generator: the flag comes from the source. Its body gets an `if False: yield` (which compiles to
+/// nothing) when the bytecode has no yield left that the output would show.
+pub fn keep_generator(code: &CodeInput, body: &mut Vec<Stmt>) {
+    let is_gen = code.flags & flags::GENERATOR != 0;
+    let is_async_gen = code.flags & flags::ASYNC_GENERATOR != 0;
+    if !is_gen && !is_async_gen {
+        return;
+    }
+    let wraps = framejit_bytecode::PyVersion::V3_11 <= code.version;
+    let yields = code.bytecode.items.iter().any(|item| {
+        let Item::Instr(ins) = item else {
+            return false;
+        };
+        let intrinsic = match (ins.op.arg, ins.arg) {
+            (ArgKind::Named { names, shift }, Arg::Raw(raw)) => {
+                names.get((raw >> shift) as usize).copied()
+            }
+            _ => None,
+        };
+        match ins.op.name {
+            // 3.11+ async generators wrap what they yield; their other YIELD_VALUEs are awaits
+            "ASYNC_GEN_WRAP" => true,
+            "CALL_INTRINSIC_1" => intrinsic == Some("INTRINSIC_ASYNC_GEN_WRAP"),
+            "YIELD_VALUE" => is_gen || !wraps,
+            "YIELD_FROM" => is_gen,
+            _ => false,
+        }
+    });
+    if !yields {
+        body.push(Stmt::If {
+            test: Expr::constant(Constant::Bool(false)),
+            body: vec![Stmt::Expr {
+                value: Expr::Yield { value: None },
+            }],
+            orelse: Vec::new(),
+        });
+    }
+}

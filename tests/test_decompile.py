@@ -303,12 +303,17 @@ def test_postponed_annotations() -> None:
 
 
 def test_error_names_code_object_and_opcode() -> None:
-    async def coro(x):
-        async with x:
-            pass
+    def coro(x):
+        return x
 
+    # POP_TOP on an empty stack (async with, the example here before, is decompiled now)
+    import dis
+
+    c = coro.__code__
+    attrs = {k: getattr(c, k) for k in dir(c) if k.startswith("co_")}
+    attrs["co_code"] = bytes([dis.opmap["POP_TOP"], 0, dis.opmap["LOAD_CONST"], 0, dis.opmap["RETURN_VALUE"], 0])
     with pytest.raises(DecompileError) as ei:
-        decompile(coro)
+        decompile(types.SimpleNamespace(**attrs))
     e = ei.value
     assert e.code_name and "coro" in e.code_name and str(e)
 

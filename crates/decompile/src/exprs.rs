@@ -12,6 +12,8 @@ use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod py312;
 
+pub mod awaits;
+
 /// A value on the symbolic stack.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
@@ -55,6 +57,11 @@ pub enum Val {
     Saved(String),
     /// 3.12+ LOAD_LOCALS: the namespace a class body reads a free variable through.
     Locals,
+    /// What an await / yield-from loop is sending into (GET_AWAITABLE, GET_YIELD_FROM_ITER,
+    /// GET_ANEXT): the expression the whole loop stands for.
+    Send(Expr),
+    /// The call of an async comprehension's function (3.8-3.11), which the compiler awaits.
+    AsyncComp(Expr),
 }
 
 /// A class statement in the making.
@@ -1278,6 +1285,9 @@ impl<'a> Sim<'a> {
                         }
                         None => return Err(self.err(ins, "a module popped without being stored")),
                     },
+                    Val::Send(_) | Val::AsyncComp(_) => {
+                        return Err(self.err(ins, "an awaitable popped without its await"))
+                    }
                     _ => {}
                 }
             }
@@ -1756,6 +1766,11 @@ impl<'a> Sim<'a> {
                             let e = crate::comprehension(code, it.clone()).map_err(|e| {
                                 self.err(ins, format!("{}: {}", code.name, e.message))
                             })?;
+                            // an async list/set/dict comprehension is a coroutine the caller awaits
+                            if code.flags & crate::input::flags::COROUTINE != 0 {
+                                self.stack.push(Val::AsyncComp(e));
+                                return Ok(None);
+                            }
                             self.push(e);
                             return Ok(None);
                         }
@@ -1912,6 +1927,7 @@ impl<'a> Sim<'a> {
                     right: Box::new(right),
                 });
             }
+            n if awaits::handles(n) => return self.async_step(ins, raw),
             _ => return self.step_py312(ins, raw),
         }
         Ok(None)

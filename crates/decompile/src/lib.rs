@@ -77,8 +77,9 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
 }
 
 /// What dead code the compiler dropped still decided: a local read but never stored (its only store
-/// was unreachable: reading it raises UnboundLocalError, it must not become a global), and a generator
-/// whose only `yield` was unreachable. `if False:` keeps those facts and compiles to no instructions.
+/// was unreachable: reading it raises UnboundLocalError, it must not become a global). `if False:`
+/// keeps that fact and compiles to no instructions. (A generator whose every `yield` was dead code:
+/// `structure::keep_generator`.)
 fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
     use ast::{Constant, Expr, ExprContext, Stmt};
     use framejit_bytecode::Arg;
@@ -91,13 +92,8 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
         + usize::from(code.flags & input::flags::VARKEYWORDS != 0);
     let mut loaded: Vec<&str> = Vec::new();
     let mut stored: Vec<&str> = Vec::new();
-    let mut yields = false;
     for ins in code.bytecode.instrs() {
         let name = ins.op.name;
-        yields |= matches!(
-            name,
-            "YIELD_VALUE" | "INSTRUMENTED_YIELD_VALUE" | "YIELD_FROM" | "GET_AWAITABLE"
-        );
         let Arg::Raw(raw) = ins.arg else { continue };
         let slots: Vec<u32> = match name {
             "LOAD_FAST_LOAD_FAST"
@@ -144,12 +140,6 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
                 },
             });
         }
-    }
-    let generator = input::flags::GENERATOR | input::flags::ASYNC_GENERATOR;
-    if code.flags & generator != 0 && !yields {
-        body.push(Stmt::Expr {
-            value: Expr::Yield { value: None },
-        });
     }
     if body.is_empty() {
         return Vec::new();
@@ -476,6 +466,10 @@ pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, D
 fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, DecompileError> {
     let mut body: Vec<ast::Stmt> = docstring(code).into_iter().collect();
     body.extend(decompile_body(code)?);
+    if code.flags & input::flags::ASYNC_GENERATOR != 0 {
+        structure::bare_returns(&mut body);
+    }
+    structure::keep_generator(code, &mut body);
     let def = ast::FunctionDef {
         name: code.name.clone(),
         args: arguments(code, f),
@@ -494,11 +488,13 @@ fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, Dec
         }),
         type_params: Vec::new(),
     };
-    Ok(if code.flags & input::flags::COROUTINE != 0 {
-        ast::Stmt::AsyncFunctionDef(Box::new(def))
-    } else {
-        ast::Stmt::FunctionDef(Box::new(def))
-    })
+    Ok(
+        if code.flags & (input::flags::COROUTINE | input::flags::ASYNC_GENERATOR) != 0 {
+            ast::Stmt::AsyncFunctionDef(Box::new(def))
+        } else {
+            ast::Stmt::FunctionDef(Box::new(def))
+        },
+    )
 }
 
 /// A function's code object as a `def` (the signature from the code object alone: defaults and
@@ -608,10 +604,17 @@ pub(crate) fn fold_comprehension(
                 iter,
                 body,
                 orelse,
+            }
+            | Stmt::AsyncFor {
+                target,
+                iter,
+                body,
+                orelse,
             }, rest @ ..]
                 if orelse.is_empty()
                     && (rest.is_empty() || (generators.is_empty() && outer.is_some())) =>
             {
+                let is_async = matches!(stmts.first(), Some(Stmt::AsyncFor { .. }));
                 if let Some(g) = generators.last_mut() {
                     g.ifs.append(&mut ifs);
                 }
@@ -623,7 +626,7 @@ pub(crate) fn fold_comprehension(
                     target: target.clone(),
                     iter,
                     ifs: Vec::new(),
-                    is_async: false,
+                    is_async,
                 });
                 stmts = body;
             }

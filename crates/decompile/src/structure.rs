@@ -9,8 +9,10 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod coroutine;
 mod dup_tail;
 mod inline_comp;
+pub use coroutine::{bare_returns, keep_generator};
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
@@ -75,6 +77,11 @@ pub struct Structurer<'a> {
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
+    /// 3.12+ generators: the blocks of the compiler's StopIteration handler (no statement's code).
+    gen_wrapper: Vec<bool>,
+    /// Where a region last stopped because the try body it is in ends there: the depth of that
+    /// try body (`try_body.len()`) and the block.
+    try_end_stop: Option<(usize, usize)>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -212,7 +219,8 @@ impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         let mut cfg = Cfg::build(&code.bytecode);
         inline_comp::skip_transparent_handlers(code, &mut cfg);
-        let ipdom = cfg.post_dominators();
+        let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
+        let ipdom = coroutine::post_dominators(code, &cfg);
         let loops = cfg.loops();
         let n = cfg.blocks.len();
         let depths =
@@ -244,6 +252,8 @@ impl<'a> Structurer<'a> {
             bottom_test_seen: false,
             work: 0,
             emitted: vec![false; n],
+            gen_wrapper,
+            try_end_stop: None,
         }
     }
 
@@ -436,6 +446,10 @@ impl<'a> Structurer<'a> {
             if b == stop {
                 return Ok(stack);
             }
+            if skip == 0 && self.is_send(b) {
+                (b, stack) = self.send_loop(b, stack)?;
+                continue;
+            }
             // 3.14: a block of NOT_TAKEN alone before the arm's POP_TOP
             let only_not_taken = self.instrs(b).iter().all(|i| i.op.name == "NOT_TAKEN");
             if skip > 0 && only_not_taken && self.succ(b, EdgeKind::Jump).is_none() {
@@ -609,6 +623,9 @@ impl<'a> Structurer<'a> {
         let mut out = Vec::new();
         let mut b = start;
         let mut carry: Vec<Val> = carry;
+        // The whole stack for the next block where an await goes on across blocks with values
+        // under the statement's base moved (a `return` inside `async with` swaps past __exit__).
+        let mut whole: Option<Vec<Val>> = None;
         loop {
             if Some(b) == stop {
                 break;
@@ -616,7 +633,7 @@ impl<'a> Structurer<'a> {
             // A try body ends at the first block its handler does not cover, except a `return`,
             // `break` or `continue` of the body: the compiler leaves the try's range before those.
             if let Some(&(h, found)) = self.try_body.last() {
-                let covered = self.within(b, h);
+                let covered = self.covered_by(b, h);
                 let top_level = self.try_depth.last() == Some(&self.nesting);
                 // (a block of NOPs, such as the line marker of a nested `try:`, is no code of its own)
                 let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
@@ -631,12 +648,16 @@ impl<'a> Structurer<'a> {
                             if let Some(t) = self.try_body.last_mut() {
                                 t.1 = Some(b);
                             }
+                            self.try_end_stop = Some((self.try_body.len(), b));
                             break;
                         }
-                        Some(a) if a == b => break,
-                        Some(_) => {
-                            return Err(self.err("a try or with body left at two places"));
+                        Some(x) if x == b || self.same_exit_copy(x, b) => {
+                            self.try_end_stop = Some((self.try_body.len(), b));
+                            break;
                         }
+                        // paths leave the body to different places (the compiler copied the code
+                        // after the try into each): the first one found is not where the try ends
+                        Some(_) => return Err(self.err("a try body that ends in two places")),
                     }
                 }
             }
@@ -672,6 +693,46 @@ impl<'a> Structurer<'a> {
             }
             let mut stack: Vec<Val> = base.to_vec();
             stack.append(&mut carry);
+            if let Some(w) = whole.take() {
+                stack = w;
+            }
+            if self.is_send(b) {
+                // an await / yield from: an expression, which goes on in the block it ends at
+                let (done, left) = self.send_loop(b, stack)?;
+                // 3.11 `async with`: the awaited __aenter__() ends right where the body starts
+                let with_starts = left.len() == base.len() + 2
+                    && matches!(left.get(base.len()), Some(Val::WithExit))
+                    && self.instrs(done).first().map(|i| i.op.name) != Some("END_SEND");
+                if with_starts {
+                    let (stmt, after, more) = self.with_stmt(done, base, left, lp)?;
+                    out.push(stmt);
+                    match after {
+                        Some(n) => {
+                            b = n;
+                            carry = more;
+                            continue;
+                        }
+                        None => break,
+                    }
+                }
+                b = done;
+                carry = self.above(&left, base)?;
+                whole = Some(left);
+                continue;
+            }
+            let is_async_for = self.instrs(b).first().map(|i| i.op.name) == Some("GET_ANEXT");
+            if is_async_for && self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
+                let (stmts, next) = self.async_for_stmt(b, stack)?;
+                out.extend(stmts);
+                match next.block {
+                    Some(n) => {
+                        b = n;
+                        carry = self.above(&next.carry, base)?;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
             if let Some(kind) = self.inline_comp_at(b, &stack, base.len()) {
                 let next = self.inline_comprehension(b, stack, kind)?;
                 match next.block {
@@ -701,7 +762,11 @@ impl<'a> Structurer<'a> {
             let (mut stmts, exit, left) = self.run(b, stack)?;
             // an inlined comprehension's setup or end: its saved locals stay on the stack
             let comp_setup = self.comp_setup_or_end(b, &left, base.len(), stmts.is_empty());
-            if std::mem::take(&mut self.expect_exit_call) {
+            // an async with's exit call is awaited: the statement comes out after the await loop,
+            // in a later block (a block that makes no statement and passes values on has not run it)
+            let exit_call_awaited =
+                stmts.is_empty() && exit == Exit::Flow && left.len() > base.len();
+            if !exit_call_awaited && std::mem::take(&mut self.expect_exit_call) {
                 let is_exit_call = matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == crate::exprs::WITH_EXIT);
                 if !is_exit_call {
                     return Err(self.err("a with statement whose exit call is not where expected"));
@@ -746,8 +811,14 @@ impl<'a> Structurer<'a> {
                         // the iterator GET_ITER left goes into the loop its FOR_ITER heads
                         let into_for = next.is_some_and(|n| {
                             self.loop_at(n).is_some()
-                                && self.instrs(n).first().map(|i| i.op.name) == Some("FOR_ITER")
+                                && matches!(
+                                    self.instrs(n).first().map(|i| i.op.name),
+                                    Some("FOR_ITER" | "GET_ANEXT")
+                                )
                         });
+                        // the awaited value and None go into the await loop
+                        let into_send = next.is_some_and(|n| self.is_send(n))
+                            && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
                         // a try body's last value can be used just outside its range (the compiler
                         // leaves RETURN_VALUE, which cannot raise, out of the range)
                         let leaves_try = self.try_body.last().is_some_and(|&(h, found)| {
@@ -760,9 +831,16 @@ impl<'a> Structurer<'a> {
                         // straight-line code split in two blocks (where an exception range ends)
                         let straight = self.succ(b, EdgeKind::Jump).is_none()
                             && next.is_some_and(|n| self.cfg.blocks[n].preds.len() == 1);
+                        // 3.12+: an await's result crosses into the next block when the await
+                        // loop ends in another exception range (an async for's END_SEND)
+                        let after_send = self.instrs(b).last().map(|i| i.op.name)
+                            == Some("END_SEND")
+                            && next.is_some_and(|n| self.cfg.blocks[n].preds == [b]);
                         if !leaves_try
                             && !comp_setup
                             && !straight
+                            && !into_send
+                            && !after_send
                             && (!into_for || left.len() < base.len() + 1)
                         {
                             return Err(self.err(
@@ -770,6 +848,9 @@ impl<'a> Structurer<'a> {
                             ));
                         }
                         carry = self.above(&left, base)?;
+                        if into_send {
+                            whole = Some(left);
+                        }
                     }
                     match next {
                         Some(n) => b = n,
@@ -905,8 +986,8 @@ impl<'a> Structurer<'a> {
             None if fall <= taken => (Some(taken), true),
             None => (Some(fall), false),
         };
-        let then = self.region(fall, merge, base, lp)?;
-        let orelse = self.region(taken, merge, base, lp)?;
+        let then = self.arm(fall, merge, base, lp)?;
+        let orelse = self.arm(taken, merge, base, lp)?;
         let test = fall_test(test, jump_if);
         if then.is_empty() && !orelse.is_empty() || !fall_first {
             // `if not (a and b): x` reads better than `if a and b: pass else: x`
@@ -1204,20 +1285,6 @@ impl<'a> Structurer<'a> {
         }
     }
 
-    /// Is block `b` inside the range handled by `h`: covered by `h`, or by a handler of a statement
-    /// nested in that range (whose own handler, or cleanup's, is covered by `h` in turn)?
-    fn within(&self, b: usize, h: usize) -> bool {
-        let mut x = self.cfg.blocks[b].handler.map(|x| x.0);
-        for _ in 0..self.cfg.blocks.len() {
-            match x {
-                Some(y) if y == h => return true,
-                Some(y) => x = self.cfg.blocks[y].handler.map(|x| x.0),
-                None => return false,
-            }
-        }
-        false
-    }
-
     /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the
     /// enclosing loop's header or exit. Inside a try or with body it is a statement of the body.
     fn is_body_exit(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
@@ -1258,9 +1325,17 @@ impl<'a> Structurer<'a> {
         if names != ["PUSH_EXC_INFO", "WITH_EXCEPT_START"] {
             return Err(self.err("a with statement of a shape this decompiler does not know"));
         }
+        use crate::exprs::awaits::{is_marker_call, ASYNC_WITH_ENTER};
+        let is_async =
+            matches!(left.last(), Some(Val::Expr(e)) if is_marker_call(e, ASYNC_WITH_ENTER));
+        let enter_marker = if is_async {
+            ASYNC_WITH_ENTER
+        } else {
+            WITH_ENTER
+        };
         let cm = match left.last() {
             Some(Val::Expr(Expr::Call { func, args, .. }))
-                if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER)
+                if matches!(func.as_ref(), Expr::Name { id, .. } if id == enter_marker)
                     && args.len() == 1 =>
             {
                 args[0].clone()
@@ -1284,13 +1359,13 @@ impl<'a> Structurer<'a> {
                 targets,
                 value: Expr::Call { func, .. },
             }) if targets.len() == 1
-                && matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER) =>
+                && matches!(func.as_ref(), Expr::Name { id, .. } if id == enter_marker) =>
             {
                 Some(targets[0].clone())
             }
             Some(Stmt::Expr {
                 value: Expr::Call { func, .. },
-            }) if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER) => None,
+            }) if matches!(func.as_ref(), Expr::Name { id, .. } if id == enter_marker) => None,
             _ => return Err(self.err("a with body that does not start with its target")),
         };
         body.remove(0);
@@ -1318,12 +1393,20 @@ impl<'a> Structurer<'a> {
             self.succ(x, EdgeKind::Jump)
                 .or_else(|| self.succ(x, EdgeKind::Fall))
         });
-        let stmt = Stmt::With {
-            items: vec![WithItem {
-                context_expr: cm,
-                optional_vars: target,
-            }],
-            body: or_pass(body),
+        let items = vec![WithItem {
+            context_expr: cm,
+            optional_vars: target,
+        }];
+        let stmt = if is_async {
+            Stmt::AsyncWith {
+                items,
+                body: or_pass(body),
+            }
+        } else {
+            Stmt::With {
+                items,
+                body: or_pass(body),
+            }
         };
         match after {
             // the normal way out starts with the exit call: run it with __exit__ on the stack, and
@@ -1365,9 +1448,9 @@ impl<'a> Structurer<'a> {
                     .any(|e| e.kind != EdgeKind::Exception && e.to == next)
             });
         // (not a handler the compiler adds around the whole body: the try ends the code there)
-        let end = reached
-            .then_some(next)
-            .filter(|&e| !inline_comp::transparent(self.code, &self.cfg, e));
+        let end = reached.then_some(next).filter(|&e| {
+            !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
+        });
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));

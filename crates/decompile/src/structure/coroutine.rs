@@ -1,0 +1,445 @@
+//! Coroutines and generators in the structurer:
+//! - the handler every 3.12+ generator and coroutine body is wrapped in (StopIteration becomes
+//!   RuntimeError) is the compiler's own, not a `try`;
+//! - the await / yield-from loop (SEND; YIELD_VALUE; back to SEND; 3.12+ CLEANUP_THROW for `throw()`)
+//!   collapses into the expression it stands for, recognised by its control flow: a loop headed by
+//!   SEND whose other blocks only yield and resume, entered with the receiver and `None` on the stack,
+//!   left only by SEND's jump;
+//! - `async for`: a loop headed by GET_ANEXT, left through its exception handler (END_ASYNC_FOR).
+
+use super::{or_pass, strip_tail_continue, LoopCtx, Next, Structurer};
+use crate::ast::{Constant, Expr, Stmt};
+use crate::error::DecompileError;
+use crate::exprs::awaits::AITER_ITEM;
+use crate::exprs::Val;
+use crate::flow::{Cfg, EdgeKind};
+use crate::input::{flags, CodeInput};
+use framejit_bytecode::opcode::ArgKind;
+use framejit_bytecode::{Arg, Item};
+
+/// The names of a block's instructions.
+fn names(code: &CodeInput, cfg: &Cfg, b: usize) -> Vec<&'static str> {
+    cfg.blocks[b]
+        .instrs
+        .iter()
+        .filter_map(|&i| match code.bytecode.items.get(i) {
+            Some(Item::Instr(ins)) => Some(ins.op.name),
+            _ => None,
+        })
+        .collect()
+}
+
+/// 3.12+: a generator's or coroutine's body is covered by a handler that turns a StopIteration
+/// escaping the body into RuntimeError (`CALL_INTRINSIC_1 INTRINSIC_STOPITERATION_ERROR; RERAISE`).
+/// The compiler adds it to every such body, so the source has nothing for it: drop its ranges.
+/// Returns which blocks are that handler.
+pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) -> Vec<bool> {
+    let generator = flags::GENERATOR | flags::COROUTINE | flags::ASYNC_GENERATOR;
+    if code.flags & generator == 0 {
+        return vec![false; cfg.blocks.len()];
+    }
+    let is_wrapper = |b: usize| {
+        let ins: Vec<_> = cfg.blocks[b]
+            .instrs
+            .iter()
+            .filter_map(|&i| match code.bytecode.items.get(i) {
+                Some(Item::Instr(ins)) => Some(ins),
+                _ => None,
+            })
+            .collect();
+        match ins.as_slice() {
+            [call, reraise] => {
+                let intrinsic = match (call.op.arg, call.arg) {
+                    (ArgKind::Named { names, shift }, Arg::Raw(raw)) => {
+                        names.get((raw >> shift) as usize).copied()
+                    }
+                    _ => None,
+                };
+                call.op.name == "CALL_INTRINSIC_1"
+                    && intrinsic == Some("INTRINSIC_STOPITERATION_ERROR")
+                    && reraise.op.name == "RERAISE"
+            }
+            _ => false,
+        }
+    };
+    let n = cfg.blocks.len();
+    let wrappers: Vec<bool> = (0..n).map(is_wrapper).collect();
+    for b in 0..n {
+        let Some((h, depth, _)) = cfg.blocks[b].handler else {
+            continue;
+        };
+        if !wrappers[h] || depth != 0 {
+            continue;
+        }
+        cfg.blocks[b].handler = None;
+        cfg.blocks[b]
+            .succs
+            .retain(|e| !(e.kind == EdgeKind::Exception && e.to == h));
+        cfg.blocks[h].preds.retain(|&p| p != b);
+    }
+    wrappers
+}
+
+/// Post-dominators where an `async for` leaves its loop: through its header's exception edge to
+/// END_ASYNC_FOR, which is the loop's exit as FOR_ITER's jump is a `for` loop's.
+pub fn post_dominators(code: &CodeInput, cfg: &Cfg) -> Vec<Option<usize>> {
+    let mut exits = cfg.clone();
+    let mut changed = false;
+    for b in 0..exits.blocks.len() {
+        let Some((h, _, _)) = exits.blocks[b].handler else {
+            continue;
+        };
+        let header = names(code, cfg, b).first() == Some(&"GET_ANEXT");
+        if header && names(code, cfg, h).first() == Some(&"END_ASYNC_FOR") {
+            for e in exits.blocks[b].succs.iter_mut() {
+                if e.kind == EdgeKind::Exception && e.to == h {
+                    e.kind = EdgeKind::Jump;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if changed {
+        exits.post_dominators()
+    } else {
+        cfg.post_dominators()
+    }
+}
+
+impl Structurer<'_> {
+    /// One arm of an `if`: the region from `start` to `merge`. An arm that stops because it leaves
+    /// the try body it is in, somewhere other than the merge, does not go on to the merge as an
+    /// `if` arm would (the compiler copied the code after the try into it): refused.
+    pub(super) fn arm(
+        &mut self,
+        start: usize,
+        merge: Option<usize>,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
+        let saved = self.try_end_stop.take();
+        let out = self.region(start, merge, base, lp)?;
+        // (a stop in a try nested in the arm is that try's business)
+        if let Some((depth, x)) = self.try_end_stop {
+            let at_merge = merge.is_some_and(|m| m == x || self.same_exit_copy(m, x));
+            if depth == self.try_body.len() && !at_merge {
+                return Err(self.err("an if arm that leaves its try body"));
+            }
+        }
+        self.try_end_stop = saved;
+        Ok(out)
+    }
+
+    /// Is block `b` inside the range of handler `h`: covered by it, or by a handler whose own code
+    /// it covers (a loop's END_ASYNC_FOR, a nested statement's handler)?
+    pub(super) fn covered_by(&self, b: usize, h: usize) -> bool {
+        let mut x = self.cfg.blocks[b].handler.map(|x| x.0);
+        for _ in 0..16 {
+            match x {
+                Some(y) if y == h => return true,
+                Some(y) => x = self.cfg.blocks[y].handler.map(|x| x.0),
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Are blocks `x` and `y` the same code that leaves the function (the compiler's copies of a
+    /// `return` after a statement, one per path)?
+    pub(super) fn same_exit_copy(&self, x: usize, y: usize) -> bool {
+        let exits = |b: usize| {
+            self.cfg.blocks[b]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        let (a, b) = (self.instrs(x), self.instrs(y));
+        exits(x)
+            && exits(y)
+            && a.len() == b.len()
+            && a.iter()
+                .zip(&b)
+                .all(|(i, j)| i.op.name == j.op.name && i.arg == j.arg)
+    }
+
+    /// Does block `b` start an await / yield-from loop (its first instruction is SEND)?
+    pub(super) fn is_send(&self, b: usize) -> bool {
+        self.instrs(b).first().map(|i| i.op.name) == Some("SEND")
+    }
+
+    /// Where control goes from block `b`, past blocks that only jump.
+    fn through_jumps(&self, b: usize) -> Option<usize> {
+        let mut cur = self
+            .succ(b, EdgeKind::Jump)
+            .or_else(|| self.succ(b, EdgeKind::Fall))?;
+        for _ in 0..4 {
+            let only_jumps = self.instrs(cur).iter().all(|i| {
+                i.op.flow == framejit_bytecode::opcode::Flow::Jump
+                    || matches!(i.op.name, "NOP" | "NOT_TAKEN")
+            });
+            if !only_jumps {
+                break;
+            }
+            cur = self.succ(cur, EdgeKind::Jump)?;
+        }
+        Some(cur)
+    }
+
+    /// The await / yield-from loop headed by SEND block `s`, entered with `stack` (the receiver,
+    /// then `None`, on top): the block where it ends and the stack there (its value on top).
+    pub(super) fn send_loop(
+        &mut self,
+        s: usize,
+        mut stack: Vec<Val>,
+    ) -> Result<(usize, Vec<Val>), DecompileError> {
+        let send = *self
+            .instrs(s)
+            .first()
+            .ok_or_else(|| self.err("an empty block"))?;
+        if self.instrs(s).len() != 1 {
+            return Err(self.err("a SEND block that does more than send"));
+        }
+        if let Some((h, _, _)) = self.cfg.blocks[s].handler {
+            if !self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h)) {
+                return Err(self.err("an exception handler this decompiler does not structure yet"));
+            }
+        }
+        let before = stack.len() as i64;
+        match stack.pop() {
+            Some(Val::Expr(Expr::Constant {
+                value: Constant::None,
+                ..
+            })) => {}
+            _ => return Err(self.err("an await loop that does not start by sending None")),
+        }
+        let value = match stack.pop() {
+            Some(Val::Send(e)) => e,
+            other => return Err(self.err(format!("SEND to {other:?}"))),
+        };
+        let done = self
+            .succ(s, EdgeKind::Jump)
+            .ok_or_else(|| self.err("SEND without its exit"))?;
+        let first = self
+            .succ(s, EdgeKind::Fall)
+            .ok_or_else(|| self.err("SEND without its yield"))?;
+        let lp = self
+            .loop_at(s)
+            .cloned()
+            .ok_or_else(|| self.err("a SEND that does not loop"))?;
+        if !lp.body.contains(&first) || lp.body.contains(&done) {
+            return Err(self.err("an await loop of a shape this decompiler does not know"));
+        }
+        // The loop's other blocks yield the value SEND produced and resume, nothing else; a throw()
+        // into the yield goes to CLEANUP_THROW, which continues where the loop ends.
+        let mut yields = 0;
+        let mut cleanups = Vec::new();
+        for &x in lp.body.iter().filter(|&&x| x != s) {
+            for n in names(self.code, &self.cfg, x) {
+                match n {
+                    "YIELD_VALUE" => yields += 1,
+                    "RESUME" | "JUMP_BACKWARD_NO_INTERRUPT" | "NOP" | "CACHE" | "EXTENDED_ARG" => {}
+                    _ => return Err(self.err(format!("{n} inside an await loop"))),
+                }
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception && !lp.body.contains(&e.to) {
+                    return Err(self.err("an await loop left other than by SEND"));
+                }
+            }
+            match self.cfg.blocks[x].handler {
+                None => {}
+                Some((h, _, _)) if Some(h) == self.cfg.blocks[s].handler.map(|x| x.0) => {}
+                Some((h, _, _)) => {
+                    let cleanup = names(self.code, &self.cfg, h);
+                    let back = self.through_jumps(h);
+                    if cleanup.first() != Some(&"CLEANUP_THROW") || back != Some(done) {
+                        return Err(self.err("an await loop's yield with a handler of its own"));
+                    }
+                    cleanups.push(h);
+                }
+            }
+        }
+        if yields != 1 {
+            return Err(self.err("an await loop without exactly one yield"));
+        }
+        for &x in &lp.body {
+            if std::mem::replace(&mut self.emitted[x], true) {
+                return Err(self.err("an await loop that would come out twice"));
+            }
+            self.visits[x] += 1;
+        }
+        for h in cleanups {
+            self.emitted[h] = true;
+        }
+        // SEND's jump leaves the result on top (3.11: in place of the receiver; 3.12+: over it,
+        // for END_SEND to drop)
+        let after = before + i64::from(send.op.stack_effect(send.raw_arg(), Some(true)));
+        while (stack.len() as i64) + 1 < after {
+            stack.push(Val::Null);
+        }
+        if (stack.len() as i64) + 1 != after {
+            return Err(self.err("an await loop whose stack effect is not understood"));
+        }
+        stack.push(Val::Expr(value));
+        Ok((done, stack))
+    }
+
+    /// `async for TARGET in ITER:` headed by GET_ANEXT; the async iterator is on top of `stack`.
+    pub(super) fn async_for_stmt(
+        &mut self,
+        header: usize,
+        stack: Vec<Val>,
+    ) -> Result<(Vec<Stmt>, Next), DecompileError> {
+        let iter = match stack.last() {
+            Some(Val::Iter(e)) | Some(Val::Expr(e)) => e.clone(),
+            _ => return Err(self.err("GET_ANEXT without an async iterator on the stack")),
+        };
+        let end = self.cfg.blocks[header]
+            .handler
+            .map(|x| x.0)
+            .ok_or_else(|| self.err("an async for without its END_ASYNC_FOR handler"))?;
+        let end_names = names(self.code, &self.cfg, end);
+        if end_names.first() != Some(&"END_ASYNC_FOR") {
+            return Err(self.err("an async for without its END_ASYNC_FOR handler"));
+        }
+        // `break` goes just past END_ASYNC_FOR, where a block of its own ends the loop (with code
+        // after END_ASYNC_FOR in its block, nothing jumps there: a `break` would be refused)
+        let alone = end_names.len() == 1;
+        let after_end = self.succ(end, EdgeKind::Fall);
+        let ctx = LoopCtx {
+            header,
+            exit: if alone { after_end } else { None },
+            cond: None,
+        };
+        self.active.push((end, end));
+        // (the header is the body's first block, not a `continue`)
+        let saved = self.entering_header.replace(header);
+        let body = self.region_with_carry(header, &stack, Vec::new(), &ctx);
+        self.entering_header = saved;
+        self.active.pop();
+        let mut body = body?;
+        let target = match body.first() {
+            Some(Stmt::Assign {
+                targets,
+                value: Expr::Name { id, .. },
+            }) if id == AITER_ITEM && targets.len() == 1 => targets[0].clone(),
+            _ => return Err(self.err("the async for target is not a plain store")),
+        };
+        body.remove(0);
+        strip_tail_continue(&mut body);
+        let stmt = Stmt::AsyncFor {
+            target,
+            iter,
+            body: or_pass(body),
+            orelse: Vec::new(),
+        };
+        let under = stack[..stack.len().saturating_sub(1)].to_vec();
+        let next = if alone {
+            if std::mem::replace(&mut self.emitted[end], true) {
+                return Err(self.err("an END_ASYNC_FOR shared by two loops"));
+            }
+            Next {
+                block: after_end,
+                carry: under,
+            }
+        } else {
+            // END_ASYNC_FOR pops the iterator and the StopAsyncIteration
+            let mut carry = under;
+            carry.push(Val::Null);
+            carry.push(Val::Null);
+            Next {
+                block: Some(end),
+                carry,
+            }
+        };
+        Ok((vec![stmt], next))
+    }
+}
+
+/// An async generator cannot `return` a value, not even `None`: its returns are bare.
+pub fn bare_returns(body: &mut [Stmt]) {
+    for s in body.iter_mut() {
+        match s {
+            Stmt::Return {
+                value:
+                    value @ Some(Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    }),
+            } => *value = None,
+            Stmt::For { body, orelse, .. }
+            | Stmt::AsyncFor { body, orelse, .. }
+            | Stmt::While { body, orelse, .. }
+            | Stmt::If { body, orelse, .. } => {
+                bare_returns(body);
+                bare_returns(orelse);
+            }
+            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => bare_returns(body),
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                bare_returns(body);
+                bare_returns(orelse);
+                bare_returns(finalbody);
+                for h in handlers {
+                    bare_returns(&mut h.body);
+                }
+            }
+            Stmt::Match { cases, .. } => {
+                for c in cases {
+                    bare_returns(&mut c.body);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A generator whose every `yield` the compiler dropped as dead code (`return; yield`) is still a
+/// generator: the flag comes from the source. Its body gets an `if False: yield` (which compiles to
+/// nothing) when the bytecode has no yield left that the output would show.
+pub fn keep_generator(code: &CodeInput, body: &mut Vec<Stmt>) {
+    let is_gen = code.flags & flags::GENERATOR != 0;
+    let is_async_gen = code.flags & flags::ASYNC_GENERATOR != 0;
+    if !is_gen && !is_async_gen {
+        return;
+    }
+    let wraps = framejit_bytecode::PyVersion::V3_11 <= code.version;
+    let yields = code.bytecode.items.iter().any(|item| {
+        let Item::Instr(ins) = item else {
+            return false;
+        };
+        let intrinsic = match (ins.op.arg, ins.arg) {
+            (ArgKind::Named { names, shift }, Arg::Raw(raw)) => {
+                names.get((raw >> shift) as usize).copied()
+            }
+            _ => None,
+        };
+        match ins.op.name {
+            // 3.11+ async generators wrap what they yield; their other YIELD_VALUEs are awaits
+            "ASYNC_GEN_WRAP" => true,
+            "CALL_INTRINSIC_1" => intrinsic == Some("INTRINSIC_ASYNC_GEN_WRAP"),
+            "YIELD_VALUE" => is_gen || !wraps,
+            "YIELD_FROM" => is_gen,
+            _ => false,
+        }
+    });
+    if !yields {
+        body.push(Stmt::If {
+            test: Expr::constant(Constant::Bool(false)),
+            body: vec![Stmt::Expr {
+                value: Expr::Yield { value: None },
+            }],
+            orelse: Vec::new(),
+        });
+    }
+}

@@ -119,6 +119,9 @@ pub struct Sim<'a> {
     impure_copies: Vec<Expr>,
     /// `from MODULE import ...` being collected: the module, level, and the names so far.
     from_import: Option<(String, u32, Vec<Alias>)>,
+    /// The name of the instruction after the one being run (set by the structurer), for ≤3.10's
+    /// `ROT_FOUR; POP_EXCEPT`.
+    pub next_op: Option<&'static str>,
 }
 
 fn cmp_op(name: &str) -> Option<CmpOp> {
@@ -206,6 +209,7 @@ impl<'a> Sim<'a> {
             pending_pop_module: false,
             impure_copies: Vec::new(),
             last_was_copy: false,
+            next_op: None,
         }
     }
 
@@ -625,6 +629,37 @@ impl<'a> Sim<'a> {
         match name {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
+            // ≤3.10 block setups are structured before a block runs (structure/legacy_blocks.rs);
+            // POP_BLOCK ends a protected range and moves no value
+            "POP_BLOCK" => {}
+            // ≤3.10 `return x` in an except clause moves x under the saved exception that POP_EXCEPT
+            // drops; those three values are not on the symbolic stack, so x stays where it is
+            "ROT_FOUR" if self.next_op == Some("POP_EXCEPT") => {}
+            // ≤3.10 `except T:`: DUP_TOP of the exception type, T, then a jump unless it matches
+            "JUMP_IF_NOT_EXC_MATCH" => {
+                let t = self.pop_expr(ins)?;
+                self.pop_expr(ins)?;
+                return Ok(Some(Exit::Branch {
+                    test: Expr::Call {
+                        func: Box::new(Expr::name(EXC_MATCH)),
+                        args: vec![t],
+                        keywords: Vec::new(),
+                    },
+                    jump_if: false,
+                    keep: false,
+                    copy: false,
+                }));
+            }
+            "COMPARE_OP" if Self::named(ins, raw) == Some("exception match") => {
+                // 3.8's spelling of the same test, before POP_JUMP_IF_FALSE
+                let t = self.pop_expr(ins)?;
+                self.pop_expr(ins)?;
+                self.push(Expr::Call {
+                    func: Box::new(Expr::name(EXC_MATCH)),
+                    args: vec![t],
+                    keywords: Vec::new(),
+                });
+            }
             "PUSH_NULL" => self.stack.push(Val::Null),
             "LOAD_COMMON_CONSTANT" => {
                 // 3.14: AssertionError (of assert), NotImplementedError, tuple, all, any - builtins that
@@ -1448,6 +1483,16 @@ impl<'a> Sim<'a> {
                             f
                         }
                     }
+                } else if matches!(self.stack.last(), Some(Val::WithExit)) {
+                    // ≤3.10: the with statement's exit call __exit__(None, None, None)
+                    let none = Val::Expr(Expr::constant(Constant::None));
+                    if name != "CALL_FUNCTION" || vals.len() != 3 || vals.iter().any(|v| *v != none)
+                    {
+                        return Err(self.err(ins, "a call of a with statement's __exit__"));
+                    }
+                    self.stack.pop();
+                    self.push(Expr::name(WITH_EXIT));
+                    return Ok(None);
                 } else {
                     let f = self.pop(ins)?;
                     if matches!(self.stack.last(), Some(Val::Null)) {

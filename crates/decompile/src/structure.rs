@@ -9,6 +9,9 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+#[path = "legacy_blocks.rs"]
+mod legacy_blocks;
+
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +56,8 @@ pub struct Structurer<'a> {
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
+    /// ≤3.10: the block stack's facts (see `legacy_blocks.rs`); `None` for 3.11+.
+    legacy: Option<legacy_blocks::Legacy>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -168,7 +173,8 @@ const ITEM: &str = "\u{0}for-item";
 
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
-        let cfg = Cfg::build(&code.bytecode);
+        let mut cfg = Cfg::build(&code.bytecode);
+        let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         let ipdom = cfg.post_dominators();
         let loops = cfg.loops();
         let n = cfg.blocks.len();
@@ -197,6 +203,7 @@ impl<'a> Structurer<'a> {
             bottom_test_seen: false,
             work: 0,
             emitted: vec![false; n],
+            legacy,
         }
     }
 
@@ -430,6 +437,7 @@ impl<'a> Structurer<'a> {
         let instrs = &all[skip..];
         let mut exit = Exit::Flow;
         for (k, ins) in instrs.iter().enumerate() {
+            sim.next_op = instrs.get(k + 1).map(|i| i.op.name);
             if let Some(e) = sim.step(ins)? {
                 exit = e;
                 if k + 1 != instrs.len() {
@@ -445,6 +453,9 @@ impl<'a> Structurer<'a> {
     pub fn module(&mut self) -> Result<Vec<Stmt>, DecompileError> {
         if self.cfg.blocks.is_empty() {
             return Ok(Vec::new());
+        }
+        if let Some(e) = self.legacy_error() {
+            return Err(e);
         }
         self.region(0, None, &[], None)
     }
@@ -478,7 +489,10 @@ impl<'a> Structurer<'a> {
             }
             // A try body ends at the first block its handler does not cover.
             if let Some(&(h, None)) = self.try_body.last() {
-                if self.cfg.blocks[b].handler.map(|x| x.0) != Some(h) && carry.is_empty() {
+                if self.cfg.blocks[b].handler.map(|x| x.0) != Some(h)
+                    && carry.is_empty()
+                    && !self.legacy_exit_path(b)
+                {
                     if let Some(t) = self.try_body.last_mut() {
                         t.1 = Some(b);
                     }
@@ -525,6 +539,18 @@ impl<'a> Structurer<'a> {
                     Some(n) => {
                         b = n;
                         carry = self.above(&next.carry, base)?;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            // ≤3.10: a block ending in SETUP_FINALLY / SETUP_WITH starts a try or with statement
+            if let Some((stmts, next, more)) = self.legacy_stmt(b, &stack, base, lp)? {
+                out.extend(stmts);
+                match next {
+                    Some(n) => {
+                        b = n;
+                        carry = more;
                         continue;
                     }
                     None => break,
@@ -655,6 +681,7 @@ impl<'a> Structurer<'a> {
                     // Where both arms leave the code there is no join: then the jump target is where
                     // the fall-through arm ends (an `if` without `else`, as `if a and b:` compiles).
                     let merge = self.ipdom[b].or(Some(taken));
+                    let merge = self.legacy_merge(merge);
                     let then = self.region(fall, merge, base, lp)?;
                     let orelse = self.region(taken, merge, base, lp)?;
                     out.push(Stmt::If {
@@ -979,6 +1006,7 @@ impl<'a> Structurer<'a> {
             }
         }
         exits.sort_unstable();
+        exits.retain(|&x| self.legacy_loop_exit(header, x));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None => (None, exits.first().copied()),
@@ -1019,6 +1047,13 @@ impl<'a> Structurer<'a> {
         // The header itself is part of the body: structure it with the loop context, stopping when
         // control comes back to it.
         self.visits[header] += 1;
+        if let Some((mut out, next, more)) = self.legacy_stmt(header, base, base, Some(ctx))? {
+            // ≤3.10 `while ...: try:` - the header starts a try or with statement
+            if let Some(n) = next.filter(|&n| n != header) {
+                out.extend(self.region_carry(n, None, base, more, Some(ctx))?);
+            }
+            return Ok(out);
+        }
         let (mut out, exit, left) = self.run(header, base.to_vec())?;
         if left.len() != base.len() && !matches!(exit, Exit::Exit) {
             return Err(self.err("a value stays on the stack in a loop header"));
@@ -1140,6 +1175,9 @@ impl<'a> Structurer<'a> {
         carry: Vec<Val>,
         ctx: &LoopCtx,
     ) -> Result<Vec<Stmt>, DecompileError> {
+        if self.legacy_setup_at(start) {
+            return self.region_carry(start, None, base, carry, Some(ctx));
+        }
         let mut stack = base.to_vec();
         stack.extend(carry);
         self.visits[start] += 1;

@@ -30,12 +30,14 @@ const EXC_TB: &str = "\u{0}exception-traceback";
 enum Entry {
     /// A setup whose handler is this block.
     Setup(usize),
-    /// A handler being run (popped by POP_EXCEPT).
-    Handler,
+    /// The handler at this block being run (popped by POP_EXCEPT).
+    Handler(usize),
 }
 
 /// Block-stack facts of a ≤3.10 code object.
 pub(super) struct Legacy {
+    /// The innermost handler being run at each block's entry.
+    running: Vec<Option<usize>>,
     idom: Vec<Option<usize>>,
     /// The try / with bodies being structured: their handler and normal exit (the block after the
     /// last POP_BLOCK of the range, in code order).
@@ -78,7 +80,7 @@ impl Legacy {
                     match h {
                         Some(h) => {
                             let mut hs = st.clone();
-                            hs.push(Entry::Handler);
+                            hs.push(Entry::Handler(h));
                             handler_entry = Some((h, hs));
                             st.push(Entry::Setup(h));
                         }
@@ -89,7 +91,7 @@ impl Legacy {
                         error = Some("POP_BLOCK without a block setup".into());
                     }
                 } else if name == "POP_EXCEPT" {
-                    if st.pop() != Some(Entry::Handler) {
+                    if !matches!(st.pop(), Some(Entry::Handler(_))) {
                         error = Some("POP_EXCEPT outside an exception handler".into());
                     }
                 } else if matches!(
@@ -123,16 +125,24 @@ impl Legacy {
                 }
             }
         }
+        let mut running = vec![None; n];
         for (b, st) in state.iter().enumerate() {
             let cover = st.as_ref().and_then(|st| {
                 st.iter().rev().find_map(|e| match e {
                     Entry::Setup(h) => Some(*h),
-                    Entry::Handler => None,
+                    Entry::Handler(_) => None,
                 })
             });
             cfg.blocks[b].handler = cover.map(|h| (h, 0, false));
+            running[b] = st.as_ref().and_then(|st| {
+                st.iter().rev().find_map(|e| match e {
+                    Entry::Handler(h) => Some(*h),
+                    Entry::Setup(_) => None,
+                })
+            });
         }
         Some(Legacy {
+            running,
             idom: cfg.dominators(),
             exits: Vec::new(),
             error,
@@ -213,6 +223,25 @@ impl Structurer<'_> {
         self.legacy.is_none()
             || (self.cover(x) == self.cover(header)
                 && self.entry_depth[x] == self.entry_depth[header])
+    }
+
+    /// ≤3.10: an `if` whose arms do not meet and whose body always leaves (return, raise, break,
+    /// continue) has its `else` arm after it, as the compiler's input had.
+    pub(super) fn legacy_flatten_if(
+        &self,
+        merge: Option<usize>,
+        then: &[Stmt],
+        orelse: &mut Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        let leaves = matches!(
+            then.last(),
+            Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue)
+        );
+        if self.legacy.is_some() && merge.is_none() && leaves {
+            std::mem::take(orelse)
+        } else {
+            Vec::new()
+        }
     }
 
     fn cover(&self, x: usize) -> Option<usize> {
@@ -358,22 +387,58 @@ impl Structurer<'_> {
         let first = self.instrs(h).first().map(|i| i.op.name);
         if matches!(first, Some("DUP_TOP" | "POP_TOP")) {
             // except clauses; the statement ends where the body's and the clauses' paths meet
-            let end = self.ipdom[b];
+            let end = self.except_end(h, after, lp);
             self.depth_offset += 3;
             let clauses = self.legacy_clauses(h, end, base, lp);
             self.depth_offset -= 3;
             let handlers = clauses?;
-            let orelse = match after {
+            let mut handlers = handlers;
+            let mut orelse = match after {
                 Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
                 _ => Vec::new(),
             };
+            // 3.10 copies a small `return` after the statement onto each path that reaches it
+            let mut tail = Vec::new();
+            let simple_return = |s: &Stmt| {
+                matches!(
+                    s,
+                    Stmt::Return { value: None }
+                        | Stmt::Return {
+                            value: Some(Expr::Name { .. } | Expr::Constant { .. })
+                        }
+                )
+            };
+            let at_end = end.and_then(|e| self.pure_return(e));
+            let copied = match &at_end {
+                Some(r) => Some(r.clone()),
+                None if end.is_none() => orelse.last().cloned(),
+                None => None,
+            };
+            if let Some(t) = copied
+                .filter(|t| simple_return(t) && handlers.iter().all(|h| h.body.last() == Some(t)))
+            {
+                if orelse.last() == Some(&t) {
+                    orelse.pop();
+                }
+                if at_end.is_none() {
+                    tail.push(t);
+                }
+                for h in handlers.iter_mut() {
+                    h.body.pop();
+                    if h.body.is_empty() {
+                        h.body.push(Stmt::Pass);
+                    }
+                }
+            }
             let stmt = Stmt::Try {
                 body: or_pass(body),
                 handlers,
                 orelse,
                 finalbody: Vec::new(),
             };
-            return Ok((vec![stmt], end));
+            let mut out = vec![stmt];
+            out.extend(tail);
+            return Ok((out, end));
         }
         // finally: the handler runs the body and re-raises
         self.depth_offset += 6;
@@ -401,6 +466,20 @@ impl Structurer<'_> {
             return Err(self.err("an exit from a try body without the finally body's copy"));
         }
         let fin = or_pass(fin);
+        let mut tail = tail;
+        // 3.10 copies the implicit `return None` into the body: it returns the same after the
+        // statement
+        if let [Stmt::Try { .. }, Stmt::Return { value }] = body.as_slice() {
+            let ret = Stmt::Return {
+                value: value.clone(),
+            };
+            if matches!(value, None | Some(Expr::Constant { .. }))
+                && (tail.is_empty() || tail == [ret.clone()])
+            {
+                body.pop();
+                tail = vec![ret];
+            }
+        }
         // `try: ... except: ... finally:` is compiled as a try/except inside a try/finally
         let stmt = match body.as_slice() {
             [Stmt::Try {
@@ -424,6 +503,22 @@ impl Structurer<'_> {
         let mut out = vec![stmt];
         out.extend(tail);
         Ok((out, end))
+    }
+
+    /// The statement of block `b` when it is just `return NAME` or `return CONSTANT` (not emitted).
+    fn pure_return(&self, b: usize) -> Option<Stmt> {
+        let ins = self.instrs(b);
+        if ins.len() != 2 || !ins[0].op.name.starts_with("LOAD_") {
+            return None;
+        }
+        let mut sim = Sim::new(self.code, Vec::new());
+        for i in &ins {
+            sim.step(i).ok()?;
+        }
+        match sim.out.as_slice() {
+            [s @ Stmt::Return { .. }] => Some(s.clone()),
+            _ => None,
+        }
     }
 
     /// Where the normal-path copy of a finally body that starts at `a` goes when it is done: the one
@@ -450,6 +545,71 @@ impl Structurer<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// Where a try/except whose handler is `h` ends. With a body that completes (at `after`): the
+    /// first block on its post-dominator chain that every clause able to get there passes (the
+    /// re-raise of an exception no clause matches leaves the code, so `h` has no post-dominator).
+    /// Otherwise: where the clauses go after POP_EXCEPT, other than a loop's header or exit.
+    fn except_end(&self, h: usize, after: Option<usize>, lp: Option<&LoopCtx>) -> Option<usize> {
+        let in_loop = |x: usize| lp.is_some_and(|c| c.header == x || c.exit == Some(x));
+        let chain = |x: usize| {
+            let mut out = vec![x];
+            let mut cur = x;
+            while let Some(p) = self.ipdom[cur] {
+                if out.contains(&p) || in_loop(p) {
+                    break;
+                }
+                out.push(p);
+                cur = p;
+            }
+            out
+        };
+        let Some(a) = after else {
+            let lg = self.legacy.as_ref()?;
+            let mut ends: Vec<usize> = Vec::new();
+            for x in 0..self.cfg.blocks.len() {
+                let pops = self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT");
+                if pops && lg.running[x] == Some(h) {
+                    for e in &self.cfg.blocks[x].succs {
+                        if e.kind != EdgeKind::Exception && !in_loop(e.to) && !ends.contains(&e.to)
+                        {
+                            ends.push(e.to);
+                        }
+                    }
+                }
+            }
+            return match ends.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
+        };
+        // the clauses' bodies: after each type test, and a bare clause
+        let mut starts = Vec::new();
+        let mut cur = Some(h);
+        while let Some(c) = cur.filter(|c| !starts.contains(c)) {
+            match self.instrs(c).first().map(|i| i.op.name) {
+                Some("DUP_TOP") => {
+                    starts.extend(self.succ(c, EdgeKind::Fall));
+                    cur = self.succ(c, EdgeKind::Jump);
+                }
+                Some("POP_TOP") => {
+                    starts.push(c);
+                    cur = None;
+                }
+                _ => cur = None,
+            }
+        }
+        let reference = chain(a);
+        let joining: Vec<Vec<usize>> = starts
+            .iter()
+            .map(|&c| chain(c))
+            .filter(|c| c.iter().any(|x| reference.contains(x)))
+            .collect();
+        reference
+            .iter()
+            .copied()
+            .find(|e| joining.iter().all(|c| c.contains(e)))
     }
 
     /// The except clauses of handler `h`, each up to `end`.

@@ -150,6 +150,28 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
             }
             strip_tail_continue(orelse);
         }
+        // the end of each except clause (and of the else, or the body without one)
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            for h in handlers.iter_mut() {
+                strip_tail_continue(&mut h.body);
+                if h.body.is_empty() {
+                    h.body.push(Stmt::Pass);
+                }
+            }
+            if orelse.is_empty() {
+                strip_tail_continue(body);
+                if body.is_empty() {
+                    body.push(Stmt::Pass);
+                }
+            } else {
+                strip_tail_continue(orelse);
+            }
+        }
         _ => {}
     }
 }
@@ -683,12 +705,14 @@ impl<'a> Structurer<'a> {
                     let merge = self.ipdom[b].or(Some(taken));
                     let merge = self.legacy_merge(merge);
                     let then = self.region(fall, merge, base, lp)?;
-                    let orelse = self.region(taken, merge, base, lp)?;
+                    let mut orelse = self.region(taken, merge, base, lp)?;
+                    let tail = self.legacy_flatten_if(merge, &then, &mut orelse);
                     out.push(Stmt::If {
                         test: fall_test(test, jump_if),
                         body: or_pass(then),
                         orelse,
                     });
+                    out.extend(tail);
                     match merge {
                         Some(m) => b = m,
                         None => break,

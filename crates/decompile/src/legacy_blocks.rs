@@ -38,7 +38,6 @@ enum Entry {
 pub(super) struct Legacy {
     /// The innermost handler being run at each block's entry.
     running: Vec<Option<usize>>,
-    idom: Vec<Option<usize>>,
     /// The try / with bodies being structured: their handler and normal exit (the block after the
     /// last POP_BLOCK of the range, in code order).
     exits: Vec<(usize, Option<usize>)>,
@@ -56,6 +55,40 @@ impl Legacy {
         }
         let n = cfg.blocks.len();
         let items = &code.bytecode.items;
+        // 3.10 puts a `while` loop's line number on a NOP before its first block: `continue` jumps
+        // to the NOP, the end of the body to the block after it. Both are the same place: let every
+        // jump go to the NOP, so the loop has one header.
+        for p in 0..n {
+            let all_nop = !cfg.blocks[p].instrs.is_empty()
+                && cfg.blocks[p].instrs.iter().all(
+                    |&i| matches!(items.get(i), Some(Item::Instr(ins)) if ins.op.name == "NOP"),
+                );
+            let x = p + 1;
+            if !all_nop || x >= n || cfg.blocks[p].succs.iter().any(|e| e.to != x) {
+                continue;
+            }
+            for u in 0..n {
+                if u == p {
+                    continue;
+                }
+                let mut moved = false;
+                for e in cfg.blocks[u].succs.iter_mut() {
+                    if e.to == x && e.kind == EdgeKind::Jump {
+                        e.to = p;
+                        moved = true;
+                    }
+                }
+                if moved {
+                    let still = cfg.blocks[u].succs.iter().any(|e| e.to == x);
+                    if !still {
+                        cfg.blocks[x].preds.retain(|&q| q != u);
+                    }
+                    if !cfg.blocks[p].preds.contains(&u) {
+                        cfg.blocks[p].preds.push(u);
+                    }
+                }
+            }
+        }
         let mut state: Vec<Option<Vec<Entry>>> = vec![None; n];
         let mut error: Option<String> = None;
         let mut work = Vec::new();
@@ -125,6 +158,24 @@ impl Legacy {
                 }
             }
         }
+        // the edge from a setup to its handler is an exception edge: post-dominators (where
+        // statements end) follow the normal paths, as for 3.11+
+        for b in 0..n {
+            let last = cfg.blocks[b]
+                .instrs
+                .last()
+                .and_then(|&i| match items.get(i) {
+                    Some(Item::Instr(ins)) => Some(ins.op.name),
+                    _ => None,
+                });
+            if last.is_some_and(|l| SETUPS.contains(&l)) {
+                for e in cfg.blocks[b].succs.iter_mut() {
+                    if e.kind == EdgeKind::Jump {
+                        e.kind = EdgeKind::Exception;
+                    }
+                }
+            }
+        }
         let mut running = vec![None; n];
         for (b, st) in state.iter().enumerate() {
             let cover = st.as_ref().and_then(|st| {
@@ -143,25 +194,9 @@ impl Legacy {
         }
         Some(Legacy {
             running,
-            idom: cfg.dominators(),
             exits: Vec::new(),
             error,
         })
-    }
-
-    /// Is `x` dominated by `h`?
-    fn dominated(&self, x: usize, h: usize) -> bool {
-        let mut cur = x;
-        for _ in 0..self.idom.len() + 1 {
-            if cur == h {
-                return true;
-            }
-            match self.idom.get(cur).copied().flatten() {
-                Some(d) if d != cur => cur = d,
-                _ => return false,
-            }
-        }
-        false
     }
 }
 
@@ -322,7 +357,7 @@ impl Structurer<'_> {
             return Err(self.err("async with is not decompiled yet (3.8-3.10)"));
         }
         let h = self
-            .succ(b, EdgeKind::Jump)
+            .succ(b, EdgeKind::Exception)
             .ok_or_else(|| self.err("a block setup without its handler"))?;
         let s = self
             .succ(b, EdgeKind::Fall)
@@ -333,14 +368,14 @@ impl Structurer<'_> {
                 Some(Val::Expr(e)) if left.len() == base.len() => e,
                 _ => return Err(self.err("a with statement without its context manager")),
             };
-            let (stmt, next, carry) = self.legacy_with(b, h, s, cm, base, lp)?;
-            out.push(stmt);
+            let (stmts, next, carry) = self.legacy_with(h, s, cm, base, lp)?;
+            out.extend(stmts);
             return Ok(Some((out, next, carry)));
         }
         if left.len() != base.len() {
             return Err(self.err("a try statement entered with values on the stack"));
         }
-        let (stmts, next) = self.legacy_try(b, h, s, base, lp)?;
+        let (stmts, next) = self.legacy_try(h, s, base, lp)?;
         out.extend(stmts);
         Ok(Some((out, next, Vec::new())))
     }
@@ -374,10 +409,9 @@ impl Structurer<'_> {
         Ok((body, after))
     }
 
-    /// `try:` opened by the SETUP_FINALLY ending block `b`, handler `h`, body from `s`.
+    /// `try:` opened by a SETUP_FINALLY whose handler is `h`, body from `s`.
     fn legacy_try(
         &mut self,
-        b: usize,
         h: usize,
         s: usize,
         base: &[Val],
@@ -756,20 +790,18 @@ impl Structurer<'_> {
         Ok((name, body))
     }
 
-    /// `with CM [as target]:` opened by the SETUP_WITH ending block `b`, handler `h`, body from `s`.
+    /// `with CM [as target]:` opened by a SETUP_WITH whose handler is `h`, body from `s`.
     fn legacy_with(
         &mut self,
-        b: usize,
         h: usize,
         s: usize,
         cm: Expr,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<(Stmt, Option<usize>, Vec<Val>), DecompileError> {
+    ) -> Result<(Vec<Stmt>, Option<usize>, Vec<Val>), DecompileError> {
         if self.instrs(h).first().map(|i| i.op.name) != Some("WITH_EXCEPT_START") {
             return Err(self.err("a with statement of a shape this decompiler does not know"));
         }
-        let end = self.ipdom[b];
         let mut body_base = base.to_vec();
         body_base.push(Val::WithExit);
         let enter = Val::Expr(Expr::Call {
@@ -793,12 +825,79 @@ impl Structurer<'_> {
         if !strip_finally_copies(&mut body, &exit_call) {
             return Err(self.err("an exit from a with body without its __exit__ call"));
         }
-        // the handler's blocks (call __exit__ with the exception, re-raise unless it says not to)
-        // are the compiler's own
-        let stop = end.unwrap_or(self.cfg.blocks.len());
-        for x in h..stop {
-            let dominated = self.legacy.as_ref().is_some_and(|lg| lg.dominated(x, h));
-            if dominated && std::mem::replace(&mut self.emitted[x], true) {
+        // the handler's blocks (call __exit__ with the exception, re-raise unless it says not to,
+        // drop the exception when it says so) are the compiler's own; where the last of them goes
+        // is where the statement ends for a body that never completes
+        let mut blocks: Vec<usize> = Vec::new();
+        let mut todo = vec![h];
+        let mut suppressed = None;
+        while let Some(x) = todo.pop() {
+            if blocks.contains(&x) {
+                continue;
+            }
+            if blocks.len() > 8 {
+                return Err(
+                    self.err("a with statement's handler of a shape this decompiler does not know")
+                );
+            }
+            blocks.push(x);
+            if self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT") {
+                suppressed = Some(x);
+                continue;
+            }
+            todo.extend(
+                self.cfg.blocks[x]
+                    .succs
+                    .iter()
+                    .filter(|e| e.kind != EdgeKind::Exception)
+                    .map(|e| e.to),
+            );
+        }
+        let sup = suppressed
+            .ok_or_else(|| self.err("a with statement's handler that never suppresses"))?;
+        let ins = self.instrs(sup);
+        let k = ins
+            .iter()
+            .position(|i| i.op.name == "POP_EXCEPT")
+            .unwrap_or_default();
+        let mut rest: Vec<_> = ins.get(k + 1..).unwrap_or_default().to_vec();
+        if rest.first().map(|i| i.op.name) != Some("POP_TOP") {
+            return Err(
+                self.err("a with statement's handler of a shape this decompiler does not know")
+            );
+        }
+        rest.remove(0);
+        if rest.last().is_some_and(|i| i.op.name.starts_with("JUMP_")) {
+            rest.pop();
+        }
+        // 3.10: the suppressed path can run on into an enclosing statement's POP_BLOCK
+        if rest.len() == 1 && rest[0].op.name == "POP_BLOCK" {
+            rest.pop();
+        }
+        let mut tail = Vec::new();
+        let end = if rest.is_empty() {
+            self.succ(sup, EdgeKind::Jump)
+                .or_else(|| self.succ(sup, EdgeKind::Fall))
+        } else {
+            // 3.10 copies a small `return` after the statement into the handler
+            let mut sim = Sim::new(self.code, Vec::new());
+            for i in &rest {
+                sim.step(i)?;
+            }
+            match sim.out.as_slice() {
+                [r @ Stmt::Return {
+                    value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
+                }] if rest.len() == 2 => tail.push(r.clone()),
+                _ => {
+                    return Err(self.err(
+                        "a with statement's handler of a shape this decompiler does not know",
+                    ))
+                }
+            }
+            None
+        };
+        for &x in &blocks {
+            if std::mem::replace(&mut self.emitted[x], true) {
                 return Err(self.err("a with statement's handler reached twice"));
             }
         }
@@ -810,12 +909,17 @@ impl Structurer<'_> {
             body: or_pass(body),
         };
         match after {
-            // the normal way out starts with the exit call, which is part of the statement
+            // the normal way out starts with the exit call, which is part of the statement (it goes
+            // on to what the handler's copied return does)
             Some(a) => {
                 self.expect_exit_call = true;
-                Ok((stmt, Some(a), vec![Val::WithExit]))
+                Ok((vec![stmt], Some(a), vec![Val::WithExit]))
             }
-            None => Ok((stmt, end, Vec::new())),
+            None => {
+                let mut out = vec![stmt];
+                out.extend(tail);
+                Ok((out, end, Vec::new()))
+            }
         }
     }
 }

@@ -3,7 +3,10 @@ each function is decompiled, the source compiled again, and the original and the
 are run on the same inputs (some raising) and their results, exceptions and side effects compared, as
 well as their instruction sequences (decompile_sweep.normalized). Prints JSON, one row per function.
 
-    python legacy_blocks_checks.py
+    python legacy_blocks_checks.py                      decompile here (3.9+, framejit importable)
+    python3.8 legacy_blocks_checks.py pyc OUT.pyc       3.8: write the cases as a .pyc
+    python legacy_blocks_checks.py decompile X.pyc OUT.json   (with framejit) decompile its f_* functions
+    python3.8 legacy_blocks_checks.py compare OUT.json  3.8: compile, compare and run what came back
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+if "framejit" not in sys.modules and sys.version_info < (3, 9):
+    # 3.8 cannot import framejit: only decompile_sweep's comparison helpers are used there
+    sys.modules["framejit"] = types.SimpleNamespace(DecompileError=Exception, decompile=None)
 from decompile_sweep import normalized, recompiled  # noqa: E402
-from framejit import DecompileError, decompile  # noqa: E402
 
 SOURCE = '''
 class Boom(Exception):
@@ -288,20 +293,17 @@ def run(fn, arg):
     return out, repr(log)
 
 
-def main() -> None:
-    module = compile(SOURCE, "legacy_blocks_cases", "exec")
-    ns: dict = {"__name__": "legacy_blocks_cases"}
-    exec(module, ns)
+def check(ns: dict, sources: dict) -> list:
+    """Rows for the f_* functions of `ns` given their decompiled sources (or refusals)."""
     rows = []
     for name, fn in ns.items():
         if not name.startswith("f_"):
             continue
         row = {"name": name}
         code = fn.__code__
-        try:
-            source = decompile(code)
-        except DecompileError as e:
-            row["error"] = str(e)
+        source = sources.get(name)
+        if not isinstance(source, str):
+            row["error"] = (source or {}).get("error", "missing")
             rows.append(row)
             continue
         row["source"] = source
@@ -318,6 +320,57 @@ def main() -> None:
             if a != b:
                 row["mismatches"].append({"input": repr(arg), "original": a, "decompiled": b})
         rows.append(row)
+    return rows
+
+
+def cases() -> dict:
+    ns: dict = {"__name__": "legacy_blocks_cases"}
+    exec(compile(SOURCE, "legacy_blocks_cases", "exec"), ns)
+    return ns
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "live"
+    if mode == "pyc":
+        import py_compile
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "legacy_blocks_cases.py")
+            with open(src, "w") as fh:
+                fh.write(SOURCE)
+            py_compile.compile(src, cfile=sys.argv[2], doraise=True)
+        print(json.dumps({"pyc": sys.argv[2]}))
+        return
+    if mode == "decompile":
+        from framejit import DecompileError, decompile
+        from framejit.pyc import CodeModel, load_pyc
+
+        out = {}
+        for c in load_pyc(sys.argv[2]).code.co_consts:
+            if isinstance(c, CodeModel) and c.co_name.startswith("f_"):
+                try:
+                    out[c.co_name] = decompile(c)
+                except DecompileError as e:
+                    out[c.co_name] = {"error": str(e)}
+        with open(sys.argv[3], "w") as fh:
+            json.dump(out, fh)
+        print(json.dumps({"functions": len(out)}))
+        return
+    if mode == "compare":
+        with open(sys.argv[2]) as fh:
+            sources = json.load(fh)
+    else:
+        from framejit import DecompileError, decompile
+
+        sources = {}
+        for name, fn in cases().items():
+            if name.startswith("f_"):
+                try:
+                    sources[name] = decompile(fn.__code__)
+                except DecompileError as e:
+                    sources[name] = {"error": str(e)}
+    rows = check(cases(), sources)
     print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "rows": rows}))
 
 

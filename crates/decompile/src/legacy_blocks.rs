@@ -45,6 +45,9 @@ pub(super) struct Legacy {
     error: Option<String>,
 }
 
+/// Statements made, the block where control goes on (`None`: it leaves), and what stays on the stack.
+type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
+
 const SETUPS: [&str; 3] = ["SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"];
 
 impl Legacy {
@@ -91,6 +94,7 @@ impl Legacy {
         }
         let mut state: Vec<Option<Vec<Entry>>> = vec![None; n];
         let mut error: Option<String> = None;
+        let mut reraise_38: Vec<usize> = Vec::new();
         let mut work = Vec::new();
         if n > 0 {
             state[0] = Some(Vec::new());
@@ -127,6 +131,13 @@ impl Legacy {
                     if !matches!(st.pop(), Some(Entry::Handler(_))) {
                         error = Some("POP_EXCEPT outside an exception handler".into());
                     }
+                } else if name == "END_FINALLY"
+                    && matches!(st.last(), Some(Entry::Handler(_)))
+                    && cfg.blocks[b].instrs.last() == Some(&i)
+                {
+                    // 3.8: in an except handler (the exception's type on the stack) END_FINALLY
+                    // re-raises: no clause matched
+                    reraise_38.push(b);
                 } else if matches!(
                     name,
                     "BEGIN_FINALLY"
@@ -139,6 +150,12 @@ impl Legacy {
                     error = Some(format!(
                         "{name} (3.8 finally blocks, async for) is not decompiled yet"
                     ));
+                }
+            }
+            if reraise_38.last() == Some(&b) {
+                // nothing follows a re-raise
+                for e in std::mem::take(&mut cfg.blocks[b].succs) {
+                    cfg.blocks[e.to].preds.retain(|&p| p != b);
                 }
             }
             for e in cfg.blocks[b].succs.clone() {
@@ -272,7 +289,8 @@ impl Structurer<'_> {
             then.last(),
             Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue)
         );
-        if self.legacy.is_some() && merge.is_none() && leaves {
+        // (both arms ending alike is a copied tail, which the caller's tail rules handle)
+        if self.legacy.is_some() && merge.is_none() && leaves && then.last() != orelse.last() {
             std::mem::take(orelse)
         } else {
             Vec::new()
@@ -341,14 +359,13 @@ impl Structurer<'_> {
     /// ≤3.10: block `b` ends with a block setup: the statements up to it and the try or with
     /// statement it opens, the block after the statement and what stays on the stack there.
     /// `None` when `b` does not end with a setup.
-    #[allow(clippy::type_complexity)]
     pub(super) fn legacy_stmt(
         &mut self,
         b: usize,
         stack: &[Val],
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<Option<(Vec<Stmt>, Option<usize>, Vec<Val>)>, DecompileError> {
+    ) -> Result<Option<Built>, DecompileError> {
         if !self.legacy_setup_at(b) {
             return Ok(None);
         }
@@ -666,7 +683,7 @@ impl Structurer<'_> {
         loop {
             let names: Vec<&str> = self.instrs(cur).iter().map(|i| i.op.name).collect();
             match names.first().copied() {
-                Some("RERAISE") if names.len() == 1 && !clauses.is_empty() => {
+                Some("RERAISE" | "END_FINALLY") if names.len() == 1 && !clauses.is_empty() => {
                     // no clause matched: re-raise
                     if std::mem::replace(&mut self.emitted[cur], true) {
                         return Err(self.err("a handler's re-raise reached twice"));
@@ -798,7 +815,7 @@ impl Structurer<'_> {
         cm: Expr,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<(Vec<Stmt>, Option<usize>, Vec<Val>), DecompileError> {
+    ) -> Result<Built, DecompileError> {
         if self.instrs(h).first().map(|i| i.op.name) != Some("WITH_EXCEPT_START") {
             return Err(self.err("a with statement of a shape this decompiler does not know"));
         }

@@ -209,6 +209,10 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
                 }),
         }) => {
             body.pop();
+            // an `if` (or try) just before it whose arms end with a copy of the same return
+            if matches!(body.last(), Some(Stmt::If { .. } | Stmt::Try { .. })) {
+                drop_tail_return(body);
+            }
         }
         Some(Stmt::If {
             body: then, orelse, ..
@@ -218,6 +222,28 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
                 then.push(Stmt::Pass);
             }
             drop_tail_return(orelse);
+        }
+        // ≤3.10 copy the implicit return into each clause of a final try statement
+        Some(Stmt::Try {
+            body: tbody,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            for h in handlers.iter_mut() {
+                drop_tail_return(&mut h.body);
+                if h.body.is_empty() {
+                    h.body.push(Stmt::Pass);
+                }
+            }
+            if orelse.is_empty() {
+                drop_tail_return(tbody);
+                if tbody.is_empty() {
+                    tbody.push(Stmt::Pass);
+                }
+            } else {
+                drop_tail_return(orelse);
+            }
         }
         _ => {}
     }

@@ -122,6 +122,8 @@ pub struct Sim<'a> {
     /// The name of the instruction after the one being run (set by the structurer), for ≤3.10's
     /// `ROT_FOUR; POP_EXCEPT`.
     pub next_op: Option<&'static str>,
+    /// ≤3.10 ROT_FOUR before POP_EXCEPT: the value returned was computed inside the handler.
+    value_under_except: bool,
 }
 
 fn cmp_op(name: &str) -> Option<CmpOp> {
@@ -210,6 +212,7 @@ impl<'a> Sim<'a> {
             impure_copies: Vec::new(),
             last_was_copy: false,
             next_op: None,
+            value_under_except: false,
         }
     }
 
@@ -634,7 +637,7 @@ impl<'a> Sim<'a> {
             "POP_BLOCK" => {}
             // ≤3.10 `return x` in an except clause moves x under the saved exception that POP_EXCEPT
             // drops; those three values are not on the symbolic stack, so x stays where it is
-            "ROT_FOUR" if self.next_op == Some("POP_EXCEPT") => {}
+            "ROT_FOUR" if self.next_op == Some("POP_EXCEPT") => self.value_under_except = true,
             // ≤3.10 `except T:`: DUP_TOP of the exception type, T, then a jump unless it matches
             "JUMP_IF_NOT_EXC_MATCH" => {
                 let t = self.pop_expr(ins)?;
@@ -884,7 +887,17 @@ impl<'a> Sim<'a> {
             // 3.11+ exception handlers. The saved exception that PUSH_EXC_INFO pushes under the
             // current one is not on the symbolic stack (POP_EXCEPT restores it): the structurer
             // accounts for it.
-            "PUSH_EXC_INFO" | "POP_EXCEPT" => {}
+            "PUSH_EXC_INFO" | "POP_EXCEPT" => {
+                // ≤3.10: where an except clause ends; what follows is outside the handler
+                // (a value computed in the handler and moved under the saved exception is the
+                // handler's: no marker)
+                let computed = std::mem::take(&mut self.value_under_except);
+                if name == "POP_EXCEPT" && self.code.bytecode.version.minor() <= 10 && !computed {
+                    self.out.push(Stmt::Expr {
+                        value: Expr::name(POP_EXCEPT),
+                    });
+                }
+            }
             "CHECK_EXC_MATCH" => {
                 let t = self.pop_expr(ins)?;
                 self.push(Expr::Call {
@@ -1666,6 +1679,7 @@ pub const EXC_MATCH: &str = "\u{0}exc_match";
 pub const RERAISE: &str = "\u{0}reraise";
 pub const WITH_ENTER: &str = "\u{0}with_enter";
 pub const WITH_EXIT: &str = "\u{0}with_exit";
+pub const POP_EXCEPT: &str = "\u{0}pop_except";
 /// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
 pub const COLLECT: &str = "\u{0}collect";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).

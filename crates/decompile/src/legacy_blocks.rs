@@ -16,7 +16,7 @@
 use super::{or_pass, strip_finally_copies, LoopCtx, Structurer};
 use crate::ast::{Constant, ExceptHandler, Expr, Stmt, WithItem};
 use crate::error::DecompileError;
-use crate::exprs::{Exit, Sim, Val, EXC, EXC_MATCH, RERAISE, WITH_ENTER, WITH_EXIT};
+use crate::exprs::{Exit, Sim, Val, EXC, EXC_MATCH, POP_EXCEPT, RERAISE, WITH_ENTER, WITH_EXIT};
 use crate::flow::{Cfg, EdgeKind};
 use crate::input::CodeInput;
 use framejit_bytecode::Item;
@@ -47,6 +47,9 @@ pub(super) struct Legacy {
 
 /// Statements made, the block where control goes on (`None`: it leaves), and what stays on the stack.
 type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
+
+/// Except clauses, and for each the code after the statement that the compiler copied into it.
+type Clauses = (Vec<ExceptHandler>, Vec<Option<Vec<Stmt>>>);
 
 const SETUPS: [&str; 3] = ["SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"];
 
@@ -219,6 +222,72 @@ impl Legacy {
 
 fn is_marker(s: &Stmt, m: &str) -> bool {
     matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m)
+}
+
+/// Remove the POP_EXCEPT markers from an except clause's statements (not in nested functions). After
+/// one only what the compiler writes when leaving a handler may follow: the unbinding of the clause's
+/// name, a `return` of a constant or a name, `break`, `continue`. Anything else is code from after the
+/// statement copied into the clause, which would run with the exception still being handled: false.
+fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
+    let is_pe = |s: &Stmt| is_marker(s, POP_EXCEPT);
+    if let Some(k) = stmts.iter().position(is_pe) {
+        let mut rest = &stmts[k + 1..];
+        if rest.len() >= 2 {
+            if let Stmt::Assign { targets, .. } = &rest[0] {
+                if let [Expr::Name { id, .. }] = targets.as_slice() {
+                    if is_unbind(&rest[..2], id) {
+                        rest = &rest[2..];
+                    }
+                }
+            }
+        }
+        let leaving = match rest {
+            [] => true,
+            [Stmt::Break | Stmt::Continue] => true,
+            [Stmt::Return { value }] => {
+                matches!(
+                    value,
+                    None | Some(Expr::Name { .. } | Expr::Constant { .. })
+                )
+            }
+            _ => false,
+        };
+        if !leaving {
+            return false;
+        }
+        stmts.remove(k);
+    }
+    for s in stmts.iter_mut() {
+        let ok = match s {
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                strip_pop_except(body) && strip_pop_except(orelse)
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                strip_pop_except(body)
+                    && strip_pop_except(orelse)
+                    && strip_pop_except(finalbody)
+                    && handlers.iter_mut().all(|h| strip_pop_except(&mut h.body))
+            }
+            Stmt::With { body, .. } => strip_pop_except(body),
+            _ => true,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+fn is_unbind_any(fin: &[Stmt]) -> bool {
+    matches!(fin.first(), Some(Stmt::Assign { targets, .. })
+        if matches!(targets.as_slice(), [Expr::Name { id, .. }] if is_unbind(fin, id)))
 }
 
 fn is_unbind(fin: &[Stmt], name: &str) -> bool {
@@ -442,14 +511,38 @@ impl Structurer<'_> {
             self.depth_offset += 3;
             let clauses = self.legacy_clauses(h, end, base, lp);
             self.depth_offset -= 3;
-            let handlers = clauses?;
-            let mut handlers = handlers;
+            let (mut handlers, tails) = clauses?;
             let mut orelse = match after {
                 Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
                 _ => Vec::new(),
             };
             // 3.10 copies a small `return` after the statement onto each path that reaches it
             let mut tail = Vec::new();
+            // ... or any code after it, after the clauses' POP_EXCEPT: every way out has it
+            let copied: Vec<&Vec<Stmt>> = tails.iter().flatten().collect();
+            if let Some(&t) = copied.first() {
+                let n = t.len();
+                let alike = copied.iter().all(|c| *c == t);
+                let in_orelse = orelse.len() >= n && orelse[orelse.len() - n..] == t[..];
+                if alike && in_orelse {
+                    orelse.truncate(orelse.len() - n);
+                    tail.extend(t.iter().cloned());
+                } else {
+                    // the statement's end must start with the same code (structured once here to
+                    // compare, then again by the caller)
+                    let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+                    let probe = match end {
+                        Some(e) if alike => self.region(e, None, base, lp).ok(),
+                        _ => None,
+                    };
+                    (self.visits, self.emitted, self.work) = saved;
+                    if !probe.is_some_and(|p| p.len() >= n && p[..n] == t[..]) {
+                        return Err(
+                            self.err("code after a try statement copied into an except clause")
+                        );
+                    }
+                }
+            }
             let simple_return = |s: &Stmt| {
                 matches!(
                     s,
@@ -508,6 +601,11 @@ impl Structurer<'_> {
             }
             None => (Vec::new(), None),
         };
+        // (in an `except ... as name:` clause the copy follows the clause's POP_EXCEPT)
+        let mut rest = rest;
+        if rest.first().is_some_and(|s| is_marker(s, POP_EXCEPT)) && is_unbind_any(&fin) {
+            rest.remove(0);
+        }
         if after.is_some() && (rest.len() < fin.len() || rest[..fin.len()] != fin[..]) {
             return Err(self.err("a finally block whose normal-path copy differs"));
         }
@@ -670,7 +768,7 @@ impl Structurer<'_> {
         end: Option<usize>,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<Vec<ExceptHandler>, DecompileError> {
+    ) -> Result<Clauses, DecompileError> {
         let markers = || {
             vec![
                 Val::Expr(Expr::name(EXC_TB)),
@@ -679,6 +777,7 @@ impl Structurer<'_> {
             ]
         };
         let mut clauses = Vec::new();
+        let mut tails = Vec::new();
         let mut cur = h;
         loop {
             let names: Vec<&str> = self.instrs(cur).iter().map(|i| i.op.name).collect();
@@ -693,7 +792,8 @@ impl Structurer<'_> {
                 Some("POP_TOP") => {
                     // bare `except:`, always last
                     let stmts = self.region_carry(cur, end, base, markers(), lp)?;
-                    let (name, body) = self.clause_body(stmts)?;
+                    let (name, body, tail) = self.clause_body(stmts)?;
+                    tails.push(tail);
                     if name.is_some() {
                         return Err(self.err("a bare except clause that binds a name"));
                     }
@@ -735,7 +835,8 @@ impl Structurer<'_> {
                         .ok_or_else(|| self.err("an except clause without a body"))?;
                     let carry = self.above(&left, base)?;
                     let stmts = self.region_carry(body_start, end, base, carry, lp)?;
-                    let (name, body) = self.clause_body(stmts)?;
+                    let (name, body, tail) = self.clause_body(stmts)?;
+                    tails.push(tail);
                     clauses.push(ExceptHandler {
                         type_: Some(type_),
                         name,
@@ -753,16 +854,18 @@ impl Structurer<'_> {
                 }
             }
         }
-        Ok(clauses)
+        Ok((clauses, tails))
     }
 
     /// An except clause's statements without the drops of the exception's type, value (or its
     /// binding) and traceback that start it, and, for `as name`, the try/finally that unbinds name.
+    #[allow(clippy::type_complexity)]
     fn clause_body(
         &self,
         mut stmts: Vec<Stmt>,
-    ) -> Result<(Option<String>, Vec<Stmt>), DecompileError> {
+    ) -> Result<(Option<String>, Vec<Stmt>, Option<Vec<Stmt>>), DecompileError> {
         let bad = || self.err("an except clause that does not start by taking the exception");
+        let mut tail = None;
         if stmts.len() < 3 || !is_marker(&stmts[0], EXC_TYPE) || !is_marker(&stmts[2], EXC_TB) {
             return Err(bad());
         }
@@ -778,8 +881,19 @@ impl Structurer<'_> {
             _ => return Err(bad()),
         };
         stmts.drain(..3);
+        // 3.10 copies the code after the statement into the clause, after its POP_EXCEPT: kept
+        // aside (the caller checks that every way out of the statement has it)
+        if let Some(k) = stmts.iter().position(|s| is_marker(s, POP_EXCEPT)) {
+            let mut probe = stmts[k..].to_vec();
+            if !strip_pop_except(&mut probe) {
+                tail = Some(stmts.split_off(k + 1));
+            }
+        }
+        if !strip_pop_except(&mut stmts) {
+            return Err(self.err("code after a try statement copied into an except clause"));
+        }
         let Some(n) = &name else {
-            return Ok((None, stmts));
+            return Ok((None, stmts, tail));
         };
         // `except T as name:` runs its body in a try/finally that unbinds the name
         let inner = match stmts.first() {
@@ -804,7 +918,7 @@ impl Structurer<'_> {
         };
         let mut body: Vec<Stmt> = inner.into_iter().filter(|s| *s != Stmt::Pass).collect();
         body.extend(stmts.drain(1..));
-        Ok((name, body))
+        Ok((name, body, tail))
     }
 
     /// `with CM [as target]:` opened by a SETUP_WITH whose handler is `h`, body from `s`.

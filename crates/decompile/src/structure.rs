@@ -93,7 +93,15 @@ fn or_pass(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
 /// Remove the copy of `fin` that precedes each `return`, `break` and `continue` in `stmts` (not in
 /// nested functions or classes); false if an exit has no such copy.
 fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
-    let is_exit = |s: &Stmt| matches!(s, Stmt::Return { .. } | Stmt::Break | Stmt::Continue);
+    strip_copies(stmts, fin, false)
+}
+
+/// [`strip_finally_copies`]; in a loop nested in the statement (`in_loop`) `break` and `continue`
+/// stay inside, only `return` leaves.
+fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
+    let is_exit = |s: &Stmt| {
+        matches!(s, Stmt::Return { .. }) || (!in_loop && matches!(s, Stmt::Break | Stmt::Continue))
+    };
     let mut i = 0;
     while i < stmts.len() {
         if is_exit(&stmts[i]) {
@@ -105,10 +113,12 @@ fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
             i -= n;
         } else {
             let ok = match &mut stmts[i] {
-                Stmt::If { body, orelse, .. }
-                | Stmt::For { body, orelse, .. }
-                | Stmt::While { body, orelse, .. } => {
-                    strip_finally_copies(body, fin) && strip_finally_copies(orelse, fin)
+                Stmt::If { body, orelse, .. } => {
+                    strip_copies(body, fin, in_loop) && strip_copies(orelse, fin, in_loop)
+                }
+                // a loop's `else` runs after the loop: its break/continue are the outer loop's
+                Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } => {
+                    strip_copies(body, fin, true) && strip_copies(orelse, fin, in_loop)
                 }
                 Stmt::Try {
                     body,
@@ -116,12 +126,12 @@ fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
                     orelse,
                     finalbody,
                 } => {
-                    strip_finally_copies(body, fin)
-                        && strip_finally_copies(orelse, fin)
-                        && strip_finally_copies(finalbody, fin)
+                    strip_copies(body, fin, in_loop)
+                        && strip_copies(orelse, fin, in_loop)
+                        && strip_copies(finalbody, fin, in_loop)
                         && handlers
                             .iter_mut()
-                            .all(|h| strip_finally_copies(&mut h.body, fin))
+                            .all(|h| strip_copies(&mut h.body, fin, in_loop))
                 }
                 _ => true,
             };

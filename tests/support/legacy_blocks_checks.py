@@ -271,6 +271,29 @@ def f_finally_in_handler(x, log):
             log.append("inner finally")
     return "end"
 
+def f_if_arm_returns(x, log):
+    # the else arm leaves the try body by return; the code after the try must stay outside it
+    try:
+        if x > 3:
+            risky(x - 3, log)
+        else:
+            return -1
+    except KeyError:
+        raise ValueError("k")
+    log.append(2)
+    return risky(x - 4, log)
+
+def f_if_arm_returns_first(x, log):
+    try:
+        if x < 4:
+            return risky(x, log)
+        else:
+            log.append(1)
+    except Boom:
+        raise ValueError("b")
+    log.append(2)
+    return risky(x, log)
+
 def f_except_pass(x, log):
     try:
         risky(x, log)

@@ -366,6 +366,20 @@ impl Structurer<'_> {
         }
     }
 
+    /// After an `if`'s first arm in a ≤3.10 try body (`open`: the innermost body before it): if the
+    /// arm ran into the body's normal end, the if has no join inside the body: `None`, so the
+    /// second arm runs until it leaves instead of being taken for the code after the if.
+    pub(super) fn legacy_arm_left(
+        &self,
+        open: Option<(usize, Option<usize>)>,
+        merge: Option<usize>,
+    ) -> Option<usize> {
+        match (open, self.try_body.last()) {
+            (Some((h, None)), Some(&(h2, Some(_)))) if self.legacy.is_some() && h == h2 => None,
+            _ => merge,
+        }
+    }
+
     fn cover(&self, x: usize) -> Option<usize> {
         self.cfg.blocks[x].handler.map(|t| t.0)
     }

@@ -714,7 +714,11 @@ impl<'a> Structurer<'a> {
                     // the fall-through arm ends (an `if` without `else`, as `if a and b:` compiles).
                     let merge = self.ipdom[b].or(Some(taken));
                     let merge = self.legacy_merge(merge);
+                    let open = self.try_body.last().copied();
                     let then = self.region(fall, merge, base, lp)?;
+                    // (≤3.10: the body arm reached the try body's end: the other arm is not
+                    // followed by what comes after the if, it ends by leaving)
+                    let merge = self.legacy_arm_left(open, merge);
                     let mut orelse = self.region(taken, merge, base, lp)?;
                     let tail = self.legacy_flatten_if(merge, &then, &mut orelse);
                     out.push(Stmt::If {

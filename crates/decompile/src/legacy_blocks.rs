@@ -319,7 +319,33 @@ impl Structurer<'_> {
         let (Some(lg), Some(&(h, _))) = (&self.legacy, self.try_body.last()) else {
             return false;
         };
-        matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(b))
+        if !matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(b)) {
+            return false;
+        }
+        // leaving a try/except body runs nothing of the compiler's own but the way out: anything
+        // else here is code outside the protected range, which must not come out inside the body
+        // (copies of enclosing finally / __exit__ code are checked where those statements end)
+        let except = lg.exits.iter().all(|&(x, _)| {
+            matches!(
+                self.instrs(x).first().map(|i| i.op.name),
+                Some("DUP_TOP" | "POP_TOP")
+            )
+        });
+        !except
+            || self.instrs(b).iter().all(|i| {
+                matches!(
+                    i.op.name,
+                    "LOAD_CONST"
+                        | "LOAD_FAST"
+                        | "RETURN_VALUE"
+                        | "POP_TOP"
+                        | "ROT_TWO"
+                        | "JUMP_ABSOLUTE"
+                        | "JUMP_FORWARD"
+                        | "POP_BLOCK"
+                        | "NOP"
+                )
+            })
     }
 
     /// In a ≤3.10 try body, arms that meet only outside the protected range (one leaves the body

@@ -136,6 +136,11 @@ pub struct Sim<'a> {
     impure_copies: Vec<Expr>,
     /// `from MODULE import ...` being collected: the module, level, and the names so far.
     from_import: Option<(String, u32, Vec<Alias>)>,
+    /// The name of the instruction after the one being run (set by the structurer), for ≤3.10's
+    /// `ROT_FOUR; POP_EXCEPT`.
+    pub next_op: Option<&'static str>,
+    /// ≤3.10 ROT_FOUR before POP_EXCEPT: the value returned was computed inside the handler.
+    value_under_except: bool,
     /// The lowest stack depth the block has reached between instructions (at first, the values it was
     /// entered with): values above it belong to the block's own statements.
     entry_len: usize,
@@ -267,6 +272,8 @@ impl<'a> Sim<'a> {
             moves: Vec::new(),
             group: None,
             prev: ("", 0),
+            next_op: None,
+            value_under_except: false,
         }
         .entered()
     }
@@ -875,6 +882,37 @@ impl<'a> Sim<'a> {
         match name {
             "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
             | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
+            // ≤3.10 block setups are structured before a block runs (structure/legacy_blocks.rs);
+            // POP_BLOCK ends a protected range and moves no value
+            "POP_BLOCK" => {}
+            // ≤3.10 `return x` in an except clause moves x under the saved exception that POP_EXCEPT
+            // drops; those three values are not on the symbolic stack, so x stays where it is
+            "ROT_FOUR" if self.next_op == Some("POP_EXCEPT") => self.value_under_except = true,
+            // ≤3.10 `except T:`: DUP_TOP of the exception type, T, then a jump unless it matches
+            "JUMP_IF_NOT_EXC_MATCH" => {
+                let t = self.pop_expr(ins)?;
+                self.pop_expr(ins)?;
+                return Ok(Some(Exit::Branch {
+                    test: Expr::Call {
+                        func: Box::new(Expr::name(EXC_MATCH)),
+                        args: vec![t],
+                        keywords: Vec::new(),
+                    },
+                    jump_if: false,
+                    keep: false,
+                    copy: false,
+                }));
+            }
+            "COMPARE_OP" if Self::named(ins, raw) == Some("exception match") => {
+                // 3.8's spelling of the same test, before POP_JUMP_IF_FALSE
+                let t = self.pop_expr(ins)?;
+                self.pop_expr(ins)?;
+                self.push(Expr::Call {
+                    func: Box::new(Expr::name(EXC_MATCH)),
+                    args: vec![t],
+                    keywords: Vec::new(),
+                });
+            }
             "PUSH_NULL" => self.stack.push(Val::Null),
             "LOAD_COMMON_CONSTANT" => {
                 // 3.14: AssertionError (of assert), NotImplementedError, tuple, all, any - builtins that
@@ -1127,7 +1165,17 @@ impl<'a> Sim<'a> {
             // 3.11+ exception handlers. The saved exception that PUSH_EXC_INFO pushes under the
             // current one is not on the symbolic stack (POP_EXCEPT restores it): the structurer
             // accounts for it.
-            "PUSH_EXC_INFO" | "POP_EXCEPT" => {}
+            "PUSH_EXC_INFO" | "POP_EXCEPT" => {
+                // ≤3.10: where an except clause ends; what follows is outside the handler
+                // (a value computed in the handler and moved under the saved exception is the
+                // handler's: no marker)
+                let computed = std::mem::take(&mut self.value_under_except);
+                if name == "POP_EXCEPT" && self.code.bytecode.version.minor() <= 10 && !computed {
+                    self.out.push(Stmt::Expr {
+                        value: Expr::name(POP_EXCEPT),
+                    });
+                }
+            }
             "CHECK_EXC_MATCH" => {
                 let t = self.pop_expr(ins)?;
                 self.push(Expr::Call {
@@ -1750,6 +1798,16 @@ impl<'a> Sim<'a> {
                             f
                         }
                     }
+                } else if matches!(self.stack.last(), Some(Val::WithExit)) {
+                    // ≤3.10: the with statement's exit call __exit__(None, None, None)
+                    let none = Val::Expr(Expr::constant(Constant::None));
+                    if name != "CALL_FUNCTION" || vals.len() != 3 || vals.iter().any(|v| *v != none)
+                    {
+                        return Err(self.err(ins, "a call of a with statement's __exit__"));
+                    }
+                    self.stack.pop();
+                    self.push(Expr::name(WITH_EXIT));
+                    return Ok(None);
                 } else {
                     let f = self.pop(ins)?;
                     if matches!(self.stack.last(), Some(Val::Null)) {
@@ -1987,6 +2045,7 @@ pub const EXC_MATCH: &str = "\u{0}exc_match";
 pub const RERAISE: &str = "\u{0}reraise";
 pub const WITH_ENTER: &str = "\u{0}with_enter";
 pub const WITH_EXIT: &str = "\u{0}with_exit";
+pub const POP_EXCEPT: &str = "\u{0}pop_except";
 /// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
 pub const COLLECT: &str = "\u{0}collect";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).

@@ -102,7 +102,10 @@ impl Cfg {
                         cur.labels.push(l);
                     }
                     cur.instrs.push(i);
-                    ends_flow = ins.op.is_jump() || matches!(ins.op.flow, Flow::Exit | Flow::Jump);
+                    // ≤3.10 POP_BLOCK ends a protected range as a 3.11+ table entry does
+                    ends_flow = ins.op.is_jump()
+                        || matches!(ins.op.flow, Flow::Exit | Flow::Jump)
+                        || ins.op.name == "POP_BLOCK";
                 }
             }
         }

@@ -331,8 +331,8 @@ fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
                 }),
         }) => {
             body.pop();
-            // what is now last may end in its own copy (3.11+ copy small exit blocks)
-            if matches!(body.last(), Some(Stmt::If { .. })) {
+            // an `if` (or try) just before it whose arms end with a copy of the same return
+            if matches!(body.last(), Some(Stmt::If { .. } | Stmt::Try { .. })) {
                 drop_tail_return(body);
             }
         }

@@ -13,6 +13,8 @@ mod coroutine;
 mod dup_tail;
 mod inline_comp;
 pub use coroutine::{bare_returns, keep_generator};
+#[path = "legacy_blocks.rs"]
+mod legacy_blocks;
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
@@ -82,6 +84,8 @@ pub struct Structurer<'a> {
     /// Where a region last stopped because the try body it is in ends there: the depth of that
     /// try body (`try_body.len()`) and the block.
     try_end_stop: Option<(usize, usize)>,
+    /// ≤3.10: the block stack's facts (see `legacy_blocks.rs`); `None` for 3.11+.
+    legacy: Option<legacy_blocks::Legacy>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -137,7 +141,15 @@ fn or_pass(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
 /// Remove the copy of `fin` that precedes each `return`, `break` and `continue` in `stmts` (not in
 /// nested functions or classes); false if an exit has no such copy.
 fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
-    let is_exit = |s: &Stmt| matches!(s, Stmt::Return { .. } | Stmt::Break | Stmt::Continue);
+    strip_copies(stmts, fin, false)
+}
+
+/// [`strip_finally_copies`]; in a loop nested in the statement (`in_loop`) `break` and `continue`
+/// stay inside, only `return` leaves.
+fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
+    let is_exit = |s: &Stmt| {
+        matches!(s, Stmt::Return { .. }) || (!in_loop && matches!(s, Stmt::Break | Stmt::Continue))
+    };
     let mut i = 0;
     while i < stmts.len() {
         if is_exit(&stmts[i]) {
@@ -149,10 +161,12 @@ fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
             i -= n;
         } else {
             let ok = match &mut stmts[i] {
-                Stmt::If { body, orelse, .. }
-                | Stmt::For { body, orelse, .. }
-                | Stmt::While { body, orelse, .. } => {
-                    strip_finally_copies(body, fin) && strip_finally_copies(orelse, fin)
+                Stmt::If { body, orelse, .. } => {
+                    strip_copies(body, fin, in_loop) && strip_copies(orelse, fin, in_loop)
+                }
+                // a loop's `else` runs after the loop: its break/continue are the outer loop's
+                Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } => {
+                    strip_copies(body, fin, true) && strip_copies(orelse, fin, in_loop)
                 }
                 Stmt::Try {
                     body,
@@ -160,12 +174,12 @@ fn strip_finally_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) -> bool {
                     orelse,
                     finalbody,
                 } => {
-                    strip_finally_copies(body, fin)
-                        && strip_finally_copies(orelse, fin)
-                        && strip_finally_copies(finalbody, fin)
+                    strip_copies(body, fin, in_loop)
+                        && strip_copies(orelse, fin, in_loop)
+                        && strip_copies(finalbody, fin, in_loop)
                         && handlers
                             .iter_mut()
-                            .all(|h| strip_finally_copies(&mut h.body, fin))
+                            .all(|h| strip_copies(&mut h.body, fin, in_loop))
                 }
                 _ => true,
             };
@@ -194,6 +208,28 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
             }
             strip_tail_continue(orelse);
         }
+        // the end of each except clause (and of the else, or the body without one)
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            for h in handlers.iter_mut() {
+                strip_tail_continue(&mut h.body);
+                if h.body.is_empty() {
+                    h.body.push(Stmt::Pass);
+                }
+            }
+            if orelse.is_empty() {
+                strip_tail_continue(body);
+                if body.is_empty() {
+                    body.push(Stmt::Pass);
+                }
+            } else {
+                strip_tail_continue(orelse);
+            }
+        }
         _ => {}
     }
 }
@@ -218,6 +254,7 @@ const ITEM: &str = "\u{0}for-item";
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         let mut cfg = Cfg::build(&code.bytecode);
+        let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
         let ipdom = coroutine::post_dominators(code, &cfg);
@@ -254,6 +291,7 @@ impl<'a> Structurer<'a> {
             emitted: vec![false; n],
             gen_wrapper,
             try_end_stop: None,
+            legacy,
         }
     }
 
@@ -537,6 +575,7 @@ impl<'a> Structurer<'a> {
         let instrs = &all[skip..];
         let mut exit = Exit::Flow;
         for (k, ins) in instrs.iter().enumerate() {
+            sim.next_op = instrs.get(k + 1).map(|i| i.op.name);
             if let Some(e) = sim.step(ins)? {
                 exit = e;
                 if k + 1 != instrs.len() {
@@ -552,6 +591,9 @@ impl<'a> Structurer<'a> {
     pub fn module(&mut self) -> Result<Vec<Stmt>, DecompileError> {
         if self.cfg.blocks.is_empty() {
             return Ok(Vec::new());
+        }
+        if let Some(e) = self.legacy_error() {
+            return Err(e);
         }
         let out = self.region(0, None, &[], None)?;
         // an exception handler the statements do not contain would be code silently lost
@@ -633,16 +675,26 @@ impl<'a> Structurer<'a> {
             // A try body ends at the first block its handler does not cover, except a `return`,
             // `break` or `continue` of the body: the compiler leaves the try's range before those.
             if let Some(&(h, found)) = self.try_body.last() {
-                let covered = self.covered_by(b, h);
-                let top_level = self.try_depth.last() == Some(&self.nesting);
-                // (a block of NOPs, such as the line marker of a nested `try:`, is no code of its own)
-                let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
-                if !covered
-                    && carry.is_empty()
-                    && top_level
-                    && !only_nops
-                    && !self.is_body_exit(b, lp)
-                {
+                let ends = if self.legacy.is_some() {
+                    // ≤3.10 (block setups): the first block outside the handler's own range, unless
+                    // it is a way out through the finally/with cleanup
+                    found.is_none()
+                        && self.cfg.blocks[b].handler.map(|x| x.0) != Some(h)
+                        && carry.is_empty()
+                        && !self.legacy_exit_path(b)
+                } else {
+                    let covered = self.covered_by(b, h);
+                    let top_level = self.try_depth.last() == Some(&self.nesting);
+                    // (a block of NOPs, such as the line marker of a nested `try:`, is no code of
+                    // its own)
+                    let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
+                    !covered
+                        && carry.is_empty()
+                        && top_level
+                        && !only_nops
+                        && !self.is_body_exit(b, lp)
+                };
+                if ends {
                     match found {
                         None => {
                             if let Some(t) = self.try_body.last_mut() {
@@ -758,6 +810,18 @@ impl<'a> Structurer<'a> {
             }
             if self.entering_header == Some(b) {
                 self.entering_header = None;
+            }
+            // ≤3.10: a block ending in SETUP_FINALLY / SETUP_WITH starts a try or with statement
+            if let Some((stmts, next, more)) = self.legacy_stmt(b, &stack, base, lp)? {
+                out.extend(stmts);
+                match next {
+                    Some(n) => {
+                        b = n;
+                        carry = more;
+                        continue;
+                    }
+                    None => break,
+                }
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
             // an inlined comprehension's setup or end: its saved locals stay on the stack
@@ -986,10 +1050,24 @@ impl<'a> Structurer<'a> {
             None if fall <= taken => (Some(taken), true),
             None => (Some(fall), false),
         };
+        // (≤3.10: the merge and the arms as the block stack allows)
+        let merge = self.legacy_merge(merge);
+        let open = self.try_body.last().copied();
         let then = self.arm(fall, merge, base, lp)?;
-        let orelse = self.arm(taken, merge, base, lp)?;
+        // (≤3.10: the body arm reached the try body's end: the other arm is not followed by what
+        // comes after the if, it ends by leaving)
+        let merge = self.legacy_arm_left(open, merge);
+        let mut orelse = self.arm(taken, merge, base, lp)?;
+        let tail = self.legacy_flatten_if(merge, &then, &mut orelse);
         let test = fall_test(test, jump_if);
-        if then.is_empty() && !orelse.is_empty() || !fall_first {
+        if !tail.is_empty() {
+            out.push(Stmt::If {
+                test,
+                body: or_pass(then),
+                orelse,
+            });
+            out.extend(tail);
+        } else if then.is_empty() && !orelse.is_empty() || !fall_first {
             // `if not (a and b): x` reads better than `if a and b: pass else: x`
             out.push(Stmt::If {
                 test: negate(test),
@@ -1674,6 +1752,7 @@ impl<'a> Structurer<'a> {
                 exits = same;
             }
         }
+        exits.retain(|&x| self.legacy_loop_exit(header, x));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None => (None, exits.first().copied()),

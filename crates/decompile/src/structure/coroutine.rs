@@ -122,7 +122,8 @@ impl Structurer<'_> {
         // (a stop in a try nested in the arm is that try's business)
         if let Some((depth, x)) = self.try_end_stop {
             let at_merge = merge.is_some_and(|m| m == x || self.same_exit_copy(m, x));
-            if depth == self.try_body.len() && !at_merge {
+            // (≤3.10 arms that reach the try's end are the block stack's business: legacy_blocks)
+            if depth == self.try_body.len() && !at_merge && self.legacy.is_none() {
                 return Err(self.err("an if arm that leaves its try body"));
             }
         }

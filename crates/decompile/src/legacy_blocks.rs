@@ -1,0 +1,1117 @@
+//! CPython 3.8-3.10 `try` and `with`: protected ranges opened by block setups (SETUP_FINALLY,
+//! SETUP_WITH) and closed by POP_BLOCK, instead of the 3.11+ exception table.
+//!
+//! The block stack is followed along the flow graph (a setup pushes its handler, POP_BLOCK pops it, a
+//! handler is entered with an except-handler entry that POP_EXCEPT pops), so each block gets the
+//! innermost handler covering it, as 3.11+ blocks get theirs from the table; the structurer then
+//! cuts a try body where the coverage ends. What a handler does decides the statement:
+//! - exception-match tests (or a bare clause dropping the exception) at its start: `except` clauses;
+//! - WITH_EXCEPT_START: the `with` statement's exit;
+//! - otherwise a `finally` body that re-raises, whose copy on the normal path is compared and
+//!   dropped, as are its copies before `return` / `break` / `continue` in the body.
+//!
+//! A handler entered by an exception holds six values more than its setup had (the saved exception
+//! and the raised one, three each); the saved ones are not on the symbolic stack (`depth_offset`).
+
+use super::{or_pass, strip_finally_copies, LoopCtx, Structurer};
+use crate::ast::{Constant, ExceptHandler, Expr, Stmt, WithItem};
+use crate::error::DecompileError;
+use crate::exprs::{Exit, Sim, Val, EXC, EXC_MATCH, POP_EXCEPT, RERAISE, WITH_ENTER, WITH_EXIT};
+use crate::flow::{Cfg, EdgeKind};
+use crate::input::CodeInput;
+use framejit_bytecode::Item;
+
+/// Markers for the exception's type and traceback, which a handler entry pushes around the value.
+const EXC_TYPE: &str = "\u{0}exception-type";
+const EXC_TB: &str = "\u{0}exception-traceback";
+
+/// An entry of the block stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    /// A setup whose handler is this block.
+    Setup(usize),
+    /// The handler at this block being run (popped by POP_EXCEPT).
+    Handler(usize),
+}
+
+/// Block-stack facts of a ≤3.10 code object.
+pub(super) struct Legacy {
+    /// The innermost handler being run at each block's entry.
+    running: Vec<Option<usize>>,
+    /// The try / with bodies being structured: their handler and normal exit (the block after the
+    /// last POP_BLOCK of the range, in code order).
+    exits: Vec<(usize, Option<usize>)>,
+    /// Why the block stack cannot be followed, if it cannot.
+    error: Option<String>,
+}
+
+/// Statements made, the block where control goes on (`None`: it leaves), and what stays on the stack.
+type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
+
+/// Except clauses, and for each the code after the statement that the compiler copied into it.
+type Clauses = (Vec<ExceptHandler>, Vec<Option<Vec<Stmt>>>);
+
+const SETUPS: [&str; 3] = ["SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"];
+
+impl Legacy {
+    /// The block-stack walk; records each block's covering handler in `cfg`. `None` for 3.11+.
+    pub(super) fn build(code: &CodeInput, cfg: &mut Cfg) -> Option<Legacy> {
+        if code.bytecode.version.minor() > 10 {
+            return None;
+        }
+        let n = cfg.blocks.len();
+        let items = &code.bytecode.items;
+        // 3.10 puts a `while` loop's line number on a NOP before its first block: `continue` jumps
+        // to the NOP, the end of the body to the block after it. Both are the same place: let every
+        // jump go to the NOP, so the loop has one header.
+        for p in 0..n {
+            let all_nop = !cfg.blocks[p].instrs.is_empty()
+                && cfg.blocks[p].instrs.iter().all(
+                    |&i| matches!(items.get(i), Some(Item::Instr(ins)) if ins.op.name == "NOP"),
+                );
+            let x = p + 1;
+            if !all_nop || x >= n || cfg.blocks[p].succs.iter().any(|e| e.to != x) {
+                continue;
+            }
+            for u in 0..n {
+                if u == p {
+                    continue;
+                }
+                let mut moved = false;
+                for e in cfg.blocks[u].succs.iter_mut() {
+                    if e.to == x && e.kind == EdgeKind::Jump {
+                        e.to = p;
+                        moved = true;
+                    }
+                }
+                if moved {
+                    let still = cfg.blocks[u].succs.iter().any(|e| e.to == x);
+                    if !still {
+                        cfg.blocks[x].preds.retain(|&q| q != u);
+                    }
+                    if !cfg.blocks[p].preds.contains(&u) {
+                        cfg.blocks[p].preds.push(u);
+                    }
+                }
+            }
+        }
+        let mut state: Vec<Option<Vec<Entry>>> = vec![None; n];
+        let mut error: Option<String> = None;
+        let mut reraise_38: Vec<usize> = Vec::new();
+        let mut work = Vec::new();
+        if n > 0 {
+            state[0] = Some(Vec::new());
+            work.push(0);
+        }
+        while let Some(b) = work.pop() {
+            let mut st = state[b].clone().unwrap_or_default();
+            let mut handler_entry: Option<(usize, Vec<Entry>)> = None;
+            for &i in &cfg.blocks[b].instrs {
+                let Some(Item::Instr(ins)) = items.get(i) else {
+                    continue;
+                };
+                let name = ins.op.name;
+                if SETUPS.contains(&name) {
+                    let h = cfg.blocks[b]
+                        .succs
+                        .iter()
+                        .find(|e| e.kind == EdgeKind::Jump)
+                        .map(|e| e.to);
+                    match h {
+                        Some(h) => {
+                            let mut hs = st.clone();
+                            hs.push(Entry::Handler(h));
+                            handler_entry = Some((h, hs));
+                            st.push(Entry::Setup(h));
+                        }
+                        None => error = Some(format!("{name} without its handler")),
+                    }
+                } else if name == "POP_BLOCK" {
+                    if !matches!(st.pop(), Some(Entry::Setup(_))) {
+                        error = Some("POP_BLOCK without a block setup".into());
+                    }
+                } else if name == "POP_EXCEPT" {
+                    if !matches!(st.pop(), Some(Entry::Handler(_))) {
+                        error = Some("POP_EXCEPT outside an exception handler".into());
+                    }
+                } else if name == "END_FINALLY"
+                    && matches!(st.last(), Some(Entry::Handler(_)))
+                    && cfg.blocks[b].instrs.last() == Some(&i)
+                {
+                    // 3.8: in an except handler (the exception's type on the stack) END_FINALLY
+                    // re-raises: no clause matched
+                    reraise_38.push(b);
+                } else if matches!(
+                    name,
+                    "BEGIN_FINALLY"
+                        | "END_FINALLY"
+                        | "CALL_FINALLY"
+                        | "POP_FINALLY"
+                        | "WITH_CLEANUP_START"
+                        | "END_ASYNC_FOR"
+                ) {
+                    error = Some(format!(
+                        "{name} (3.8 finally blocks, async for) is not decompiled yet"
+                    ));
+                }
+            }
+            if reraise_38.last() == Some(&b) {
+                // nothing follows a re-raise
+                for e in std::mem::take(&mut cfg.blocks[b].succs) {
+                    cfg.blocks[e.to].preds.retain(|&p| p != b);
+                }
+            }
+            for e in cfg.blocks[b].succs.clone() {
+                let s = match &handler_entry {
+                    Some((h, hs)) if *h == e.to && e.kind == EdgeKind::Jump => hs.clone(),
+                    _ => st.clone(),
+                };
+                match &state[e.to] {
+                    None => {
+                        state[e.to] = Some(s);
+                        work.push(e.to);
+                    }
+                    Some(old) if *old != s => {
+                        error = Some("a block reached with different block stacks".into());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // the edge from a setup to its handler is an exception edge: post-dominators (where
+        // statements end) follow the normal paths, as for 3.11+
+        for b in 0..n {
+            let last = cfg.blocks[b]
+                .instrs
+                .last()
+                .and_then(|&i| match items.get(i) {
+                    Some(Item::Instr(ins)) => Some(ins.op.name),
+                    _ => None,
+                });
+            if last.is_some_and(|l| SETUPS.contains(&l)) {
+                for e in cfg.blocks[b].succs.iter_mut() {
+                    if e.kind == EdgeKind::Jump {
+                        e.kind = EdgeKind::Exception;
+                    }
+                }
+            }
+        }
+        let mut running = vec![None; n];
+        for (b, st) in state.iter().enumerate() {
+            let cover = st.as_ref().and_then(|st| {
+                st.iter().rev().find_map(|e| match e {
+                    Entry::Setup(h) => Some(*h),
+                    Entry::Handler(_) => None,
+                })
+            });
+            cfg.blocks[b].handler = cover.map(|h| (h, 0, false));
+            running[b] = st.as_ref().and_then(|st| {
+                st.iter().rev().find_map(|e| match e {
+                    Entry::Handler(h) => Some(*h),
+                    Entry::Setup(_) => None,
+                })
+            });
+        }
+        Some(Legacy {
+            running,
+            exits: Vec::new(),
+            error,
+        })
+    }
+}
+
+fn is_marker(s: &Stmt, m: &str) -> bool {
+    matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m)
+}
+
+/// Remove the POP_EXCEPT markers from an except clause's statements (not in nested functions). After
+/// one only what the compiler writes when leaving a handler may follow: the unbinding of the clause's
+/// name, a `return` of a constant or a name, `break`, `continue`. Anything else is code from after the
+/// statement copied into the clause, which would run with the exception still being handled: false.
+fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
+    let is_pe = |s: &Stmt| is_marker(s, POP_EXCEPT);
+    if let Some(k) = stmts.iter().position(is_pe) {
+        let mut rest = &stmts[k + 1..];
+        if rest.len() >= 2 {
+            if let Stmt::Assign { targets, .. } = &rest[0] {
+                if let [Expr::Name { id, .. }] = targets.as_slice() {
+                    if is_unbind(&rest[..2], id) {
+                        rest = &rest[2..];
+                    }
+                }
+            }
+        }
+        let leaving = match rest {
+            [] => true,
+            [Stmt::Break | Stmt::Continue] => true,
+            [Stmt::Return { value }] => {
+                matches!(
+                    value,
+                    None | Some(Expr::Name { .. } | Expr::Constant { .. })
+                )
+            }
+            _ => false,
+        };
+        if !leaving {
+            return false;
+        }
+        stmts.remove(k);
+    }
+    for s in stmts.iter_mut() {
+        let ok = match s {
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                strip_pop_except(body) && strip_pop_except(orelse)
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                strip_pop_except(body)
+                    && strip_pop_except(orelse)
+                    && strip_pop_except(finalbody)
+                    && handlers.iter_mut().all(|h| strip_pop_except(&mut h.body))
+            }
+            Stmt::With { body, .. } => strip_pop_except(body),
+            _ => true,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+fn is_unbind_any(fin: &[Stmt]) -> bool {
+    matches!(fin.first(), Some(Stmt::Assign { targets, .. })
+        if matches!(targets.as_slice(), [Expr::Name { id, .. }] if is_unbind(fin, id)))
+}
+
+fn is_unbind(fin: &[Stmt], name: &str) -> bool {
+    matches!(fin, [Stmt::Assign { targets, value: Expr::Constant { value: Constant::None, .. } }, Stmt::Delete { targets: d }]
+        if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name)
+            && matches!(d.as_slice(), [Expr::Name { id, .. }] if id == name))
+}
+
+impl Structurer<'_> {
+    /// The block stack could not be followed: refuse the code object.
+    pub(super) fn legacy_error(&self) -> Option<DecompileError> {
+        let msg = self.legacy.as_ref()?.error.as_ref()?;
+        Some(self.err(msg.clone()))
+    }
+
+    /// Does block `b` end with a ≤3.10 block setup?
+    pub(super) fn legacy_setup_at(&self, b: usize) -> bool {
+        self.legacy.is_some()
+            && self
+                .instrs(b)
+                .last()
+                .is_some_and(|i| SETUPS.contains(&i.op.name))
+    }
+
+    /// In the body of the innermost ≤3.10 try / with, `b` (outside the protected range) is where
+    /// a `return`, `break` or `continue` leaves (after the copied `finally` code), not the normal
+    /// end of the body.
+    pub(super) fn legacy_exit_path(&self, b: usize) -> bool {
+        let (Some(lg), Some(&(h, _))) = (&self.legacy, self.try_body.last()) else {
+            return false;
+        };
+        if !matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(b)) {
+            return false;
+        }
+        // leaving a try/except body runs nothing of the compiler's own but the way out: anything
+        // else here is code outside the protected range, which must not come out inside the body
+        // (copies of enclosing finally / __exit__ code are checked where those statements end)
+        let except = lg.exits.iter().all(|&(x, _)| {
+            matches!(
+                self.instrs(x).first().map(|i| i.op.name),
+                Some("DUP_TOP" | "POP_TOP")
+            )
+        });
+        !except
+            || self.instrs(b).iter().all(|i| {
+                matches!(
+                    i.op.name,
+                    "LOAD_CONST"
+                        | "LOAD_FAST"
+                        | "RETURN_VALUE"
+                        | "POP_TOP"
+                        | "ROT_TWO"
+                        | "JUMP_ABSOLUTE"
+                        | "JUMP_FORWARD"
+                        | "POP_BLOCK"
+                        | "NOP"
+                )
+            })
+    }
+
+    /// In a ≤3.10 try body, arms that meet only outside the protected range (one leaves the body
+    /// through its copied `finally` code) are not joined: each runs until it leaves.
+    pub(super) fn legacy_merge(&self, merge: Option<usize>) -> Option<usize> {
+        let (Some(lg), Some(&(h, None)), Some(m)) = (&self.legacy, self.try_body.last(), merge)
+        else {
+            return merge;
+        };
+        let in_body = matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(m));
+        if in_body && self.cover(m) != Some(h) {
+            None
+        } else {
+            merge
+        }
+    }
+
+    /// Can `x`, outside the loop headed by `header`, be where the loop's `break` goes? ≤3.10: not
+    /// inside a protected range the loop does not have, nor with values on the stack the header
+    /// has not (a return value, a raised exception).
+    pub(super) fn legacy_loop_exit(&self, header: usize, x: usize) -> bool {
+        self.legacy.is_none()
+            || (self.cover(x) == self.cover(header)
+                && self.entry_depth[x] == self.entry_depth[header])
+    }
+
+    /// ≤3.10: an `if` whose arms do not meet and whose body always leaves (return, raise, break,
+    /// continue) has its `else` arm after it, as the compiler's input had.
+    pub(super) fn legacy_flatten_if(
+        &self,
+        merge: Option<usize>,
+        then: &[Stmt],
+        orelse: &mut Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        let leaves = matches!(
+            then.last(),
+            Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue)
+        );
+        // (both arms ending alike is a copied tail, which the caller's tail rules handle)
+        if self.legacy.is_some() && merge.is_none() && leaves && then.last() != orelse.last() {
+            std::mem::take(orelse)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// After an `if`'s first arm in a ≤3.10 try body (`open`: the innermost body before it): if the
+    /// arm ran into the body's normal end, the if has no join inside the body: `None`, so the
+    /// second arm runs until it leaves instead of being taken for the code after the if.
+    pub(super) fn legacy_arm_left(
+        &self,
+        open: Option<(usize, Option<usize>)>,
+        merge: Option<usize>,
+    ) -> Option<usize> {
+        match (open, self.try_body.last()) {
+            (Some((h, None)), Some(&(h2, Some(_)))) if self.legacy.is_some() && h == h2 => None,
+            _ => merge,
+        }
+    }
+
+    fn cover(&self, x: usize) -> Option<usize> {
+        self.cfg.blocks[x].handler.map(|t| t.0)
+    }
+
+    /// The block after the last POP_BLOCK (in code order) closing `h`'s range: where the body goes on
+    /// when it completes (the earlier ones are exits from the body).
+    fn legacy_normal_exit(&self, h: usize) -> Option<usize> {
+        (0..self.cfg.blocks.len())
+            .rev()
+            .find(|&x| {
+                self.cover(x) == Some(h)
+                    && self.instrs(x).last().map(|i| i.op.name) == Some("POP_BLOCK")
+            })
+            .and_then(|x| self.succ(x, EdgeKind::Fall))
+    }
+
+    /// Run block `b` but its last instruction (the setup): its statements and the stack left.
+    fn run_prefix(
+        &mut self,
+        b: usize,
+        stack: Vec<Val>,
+    ) -> Result<(Vec<Stmt>, Vec<Val>), DecompileError> {
+        self.work += 1;
+        if self.work > 16 * self.cfg.blocks.len() + 256 {
+            return Err(
+                self.err("control flow this decompiler does not structure yet (work budget spent)")
+            );
+        }
+        if let Some(h) = self.cover(b) {
+            if !self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h)) {
+                return Err(self.err("an exception handler this decompiler does not structure yet"));
+            }
+        }
+        if std::mem::replace(&mut self.emitted[b], true) {
+            return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
+        }
+        let all = self.instrs(b);
+        let Some((_, prefix)) = all.split_last() else {
+            return Err(self.err("an empty block setup"));
+        };
+        let mut sim = Sim::new(self.code, stack);
+        for (k, ins) in prefix.iter().enumerate() {
+            sim.next_op = all.get(k + 1).map(|i| i.op.name);
+            if sim.step(ins)?.is_some() {
+                return Err(self.err("a block goes on after its exit").op(ins.op.name));
+            }
+        }
+        sim.check_copies()?;
+        let mut out = sim.out;
+        if std::mem::take(&mut self.expect_exit_call) {
+            let is_exit_call = matches!(out.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == WITH_EXIT);
+            if !is_exit_call {
+                return Err(self.err("a with statement whose exit call is not where expected"));
+            }
+            out.remove(0);
+        }
+        Ok((out, sim.stack))
+    }
+
+    /// ≤3.10: block `b` ends with a block setup: the statements up to it and the try or with
+    /// statement it opens, the block after the statement and what stays on the stack there.
+    /// `None` when `b` does not end with a setup.
+    pub(super) fn legacy_stmt(
+        &mut self,
+        b: usize,
+        stack: &[Val],
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Option<Built>, DecompileError> {
+        if !self.legacy_setup_at(b) {
+            return Ok(None);
+        }
+        let kind = self.instrs(b).last().map(|i| i.op.name).unwrap_or_default();
+        if kind == "SETUP_ASYNC_WITH" {
+            return Err(self.err("async with is not decompiled yet (3.8-3.10)"));
+        }
+        let h = self
+            .succ(b, EdgeKind::Exception)
+            .ok_or_else(|| self.err("a block setup without its handler"))?;
+        let s = self
+            .succ(b, EdgeKind::Fall)
+            .ok_or_else(|| self.err("a block setup without its body"))?;
+        let (mut out, mut left) = self.run_prefix(b, stack.to_vec())?;
+        if kind == "SETUP_WITH" {
+            let cm = match left.pop() {
+                Some(Val::Expr(e)) if left.len() == base.len() => e,
+                _ => return Err(self.err("a with statement without its context manager")),
+            };
+            let (stmts, next, carry) = self.legacy_with(h, s, cm, base, lp)?;
+            out.extend(stmts);
+            return Ok(Some((out, next, carry)));
+        }
+        if left.len() != base.len() {
+            return Err(self.err("a try statement entered with values on the stack"));
+        }
+        let (stmts, next) = self.legacy_try(h, s, base, lp)?;
+        out.extend(stmts);
+        Ok(Some((out, next, Vec::new())))
+    }
+
+    /// The body of the try / with statement whose handler is `h`, from block `s`; the block where
+    /// the body completes (`None`: it never does).
+    fn legacy_body(
+        &mut self,
+        h: usize,
+        s: usize,
+        base: &[Val],
+        carry: Vec<Val>,
+        lp: Option<&LoopCtx>,
+    ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
+        let normal = self.legacy_normal_exit(h);
+        self.active.push((h, h));
+        self.try_body.push((h, None));
+        self.try_depth.push(self.nesting + 1);
+        if let Some(lg) = self.legacy.as_mut() {
+            lg.exits.push((h, normal));
+        }
+        let body = self.region_carry(s, None, base, carry, lp);
+        if let Some(lg) = self.legacy.as_mut() {
+            lg.exits.pop();
+        }
+        let after = self.try_body.pop().and_then(|t| t.1);
+        self.try_depth.pop();
+        self.active.pop();
+        let body = body?;
+        if after.is_some() && after != normal {
+            return Err(self.err("a try body that ends before its last POP_BLOCK"));
+        }
+        Ok((body, after))
+    }
+
+    /// `try:` opened by a SETUP_FINALLY whose handler is `h`, body from `s`.
+    fn legacy_try(
+        &mut self,
+        h: usize,
+        s: usize,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
+        let (mut body, after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
+        let first = self.instrs(h).first().map(|i| i.op.name);
+        if matches!(first, Some("DUP_TOP" | "POP_TOP")) {
+            // except clauses; the statement ends where the body's and the clauses' paths meet
+            let mut end = self.except_end(h, after, lp);
+            // where no clause gets to that point, only the body's normal path does: it is the
+            // `else:` (code there must not run after a clause), and nothing follows the statement
+            // (3.10 copies the code after the statement into the clauses; 3.8/3.9 lay it out after)
+            if end.is_some()
+                && end == after
+                && self.code.version == framejit_bytecode::PyVersion::V3_10
+            {
+                let e = end.unwrap_or_default();
+                let from_clause = self.cfg.blocks[e].preds.iter().any(|&p| p >= h);
+                // (a plain return is the same in either place, and the tail rules below place it)
+                let r = self.resolve_jumps(e);
+                let short_return = {
+                    let ins = self.instrs(r);
+                    ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
+                };
+                if !from_clause && self.pure_return(r).is_none() && !short_return {
+                    end = None;
+                }
+            }
+            self.depth_offset += 3;
+            let clauses = self.legacy_clauses(h, end, base, lp);
+            self.depth_offset -= 3;
+            let (mut handlers, tails) = clauses?;
+            let mut orelse = match after {
+                Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
+                _ => Vec::new(),
+            };
+            // 3.10 copies a small `return` after the statement onto each path that reaches it
+            let mut tail = Vec::new();
+            // ... or any code after it, after the clauses' POP_EXCEPT: every way out has it
+            let copied: Vec<&Vec<Stmt>> = tails.iter().flatten().collect();
+            if let Some(&t) = copied.first() {
+                let n = t.len();
+                let alike = copied.iter().all(|c| *c == t);
+                let in_orelse = orelse.len() >= n && orelse[orelse.len() - n..] == t[..];
+                if alike && in_orelse {
+                    orelse.truncate(orelse.len() - n);
+                    tail.extend(t.iter().cloned());
+                } else {
+                    // the statement's end must start with the same code (structured once here to
+                    // compare, then again by the caller)
+                    let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+                    let probe = match end {
+                        Some(e) if alike => self.region(e, None, base, lp).ok(),
+                        _ => None,
+                    };
+                    (self.visits, self.emitted, self.work) = saved;
+                    if !probe.is_some_and(|p| p.len() >= n && p[..n] == t[..]) {
+                        return Err(
+                            self.err("code after a try statement copied into an except clause")
+                        );
+                    }
+                }
+            }
+            let simple_return = |s: &Stmt| {
+                matches!(
+                    s,
+                    Stmt::Return { value: None }
+                        | Stmt::Return {
+                            value: Some(Expr::Name { .. } | Expr::Constant { .. })
+                        }
+                )
+            };
+            let at_end = end.and_then(|e| self.pure_return(e));
+            let copied = match &at_end {
+                Some(r) => Some(r.clone()),
+                None if end.is_none() => orelse.last().cloned(),
+                None => None,
+            };
+            if let Some(t) = copied
+                .filter(|t| simple_return(t) && handlers.iter().all(|h| h.body.last() == Some(t)))
+            {
+                if orelse.last() == Some(&t) {
+                    orelse.pop();
+                }
+                if at_end.is_none() {
+                    tail.push(t);
+                }
+                for h in handlers.iter_mut() {
+                    h.body.pop();
+                    if h.body.is_empty() {
+                        h.body.push(Stmt::Pass);
+                    }
+                }
+            }
+            let stmt = Stmt::Try {
+                body: or_pass(body),
+                handlers,
+                orelse,
+                finalbody: Vec::new(),
+            };
+            let mut out = vec![stmt];
+            out.extend(tail);
+            return Ok((out, end));
+        }
+        // finally: the handler runs the body and re-raises
+        self.depth_offset += 6;
+        let fin = self.region(h, None, base, lp);
+        self.depth_offset -= 6;
+        let mut fin = fin?;
+        if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+            return Err(self.err("a finally handler that does not re-raise"));
+        }
+        fin.pop();
+        // the copy on the normal path lies between the body and the handler
+        let (rest, end) = match after {
+            Some(a) => {
+                let end = self.copy_end(a, h)?;
+                (self.region(a, end, base, lp)?, end)
+            }
+            None => (Vec::new(), None),
+        };
+        // (in an `except ... as name:` clause the copy follows the clause's POP_EXCEPT)
+        let mut rest = rest;
+        if rest.first().is_some_and(|s| is_marker(s, POP_EXCEPT)) && is_unbind_any(&fin) {
+            rest.remove(0);
+        }
+        if after.is_some() && (rest.len() < fin.len() || rest[..fin.len()] != fin[..]) {
+            return Err(self.err("a finally block whose normal-path copy differs"));
+        }
+        // the copy may run on into code after the statement (a return the compiler duplicated)
+        let tail = rest.get(fin.len()..).unwrap_or_default().to_vec();
+        if !strip_finally_copies(&mut body, &fin) {
+            return Err(self.err("an exit from a try body without the finally body's copy"));
+        }
+        let fin = or_pass(fin);
+        let mut tail = tail;
+        // 3.10 copies the implicit `return None` into the body: it returns the same after the
+        // statement
+        if let [Stmt::Try { .. }, Stmt::Return { value }] = body.as_slice() {
+            let ret = Stmt::Return {
+                value: value.clone(),
+            };
+            if matches!(value, None | Some(Expr::Constant { .. }))
+                && (tail.is_empty() || tail == [ret.clone()])
+            {
+                body.pop();
+                tail = vec![ret];
+            }
+        }
+        // `try: ... except: ... finally:` is compiled as a try/except inside a try/finally
+        let stmt = match body.as_slice() {
+            [Stmt::Try {
+                body: inner,
+                handlers,
+                orelse,
+                finalbody,
+            }] if finalbody.is_empty() && !handlers.is_empty() => Stmt::Try {
+                body: inner.clone(),
+                handlers: handlers.clone(),
+                orelse: orelse.clone(),
+                finalbody: fin,
+            },
+            _ => Stmt::Try {
+                body: or_pass(body),
+                handlers: Vec::new(),
+                orelse: Vec::new(),
+                finalbody: fin,
+            },
+        };
+        let mut out = vec![stmt];
+        out.extend(tail);
+        Ok((out, end))
+    }
+
+    /// The statement of block `b` when it is just `return NAME` or `return CONSTANT` (not emitted).
+    fn pure_return(&self, b: usize) -> Option<Stmt> {
+        let ins = self.instrs(b);
+        if ins.len() != 2 || !ins[0].op.name.starts_with("LOAD_") {
+            return None;
+        }
+        let mut sim = Sim::new(self.code, Vec::new());
+        for i in &ins {
+            sim.step(i).ok()?;
+        }
+        match sim.out.as_slice() {
+            [s @ Stmt::Return { .. }] => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// Where the normal-path copy of a finally body that starts at `a` goes when it is done: the one
+    /// block outside `a..h` it reaches (`None`: it leaves the code).
+    fn copy_end(&self, a: usize, h: usize) -> Result<Option<usize>, DecompileError> {
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut todo = vec![a];
+        let mut out: Option<usize> = None;
+        while let Some(x) = todo.pop() {
+            if !(a..h).contains(&x) {
+                if out.is_some_and(|o| o != x) {
+                    return Err(self.err("a finally copy that leaves to several places"));
+                }
+                out = Some(x);
+                continue;
+            }
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Where a try/except whose handler is `h` ends. With a body that completes (at `after`): the
+    /// first block on its post-dominator chain that every clause able to get there passes (the
+    /// re-raise of an exception no clause matches leaves the code, so `h` has no post-dominator).
+    /// Otherwise: where the clauses go after POP_EXCEPT, other than a loop's header or exit.
+    fn except_end(&self, h: usize, after: Option<usize>, lp: Option<&LoopCtx>) -> Option<usize> {
+        let in_loop = |x: usize| lp.is_some_and(|c| c.header == x || c.exit == Some(x));
+        let chain = |x: usize| {
+            let mut out = vec![x];
+            let mut cur = x;
+            while let Some(p) = self.ipdom[cur] {
+                if out.contains(&p) || in_loop(p) {
+                    break;
+                }
+                out.push(p);
+                cur = p;
+            }
+            out
+        };
+        let Some(a) = after else {
+            let lg = self.legacy.as_ref()?;
+            let mut ends: Vec<usize> = Vec::new();
+            for x in 0..self.cfg.blocks.len() {
+                let pops = self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT");
+                if pops && lg.running[x] == Some(h) {
+                    for e in &self.cfg.blocks[x].succs {
+                        if e.kind != EdgeKind::Exception && !in_loop(e.to) && !ends.contains(&e.to)
+                        {
+                            ends.push(e.to);
+                        }
+                    }
+                }
+            }
+            return match ends.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
+        };
+        // the clauses' bodies: after each type test, and a bare clause
+        let mut starts = Vec::new();
+        let mut cur = Some(h);
+        while let Some(c) = cur.filter(|c| !starts.contains(c)) {
+            match self.instrs(c).first().map(|i| i.op.name) {
+                Some("DUP_TOP") => {
+                    starts.extend(self.succ(c, EdgeKind::Fall));
+                    cur = self.succ(c, EdgeKind::Jump);
+                }
+                Some("POP_TOP") => {
+                    starts.push(c);
+                    cur = None;
+                }
+                _ => cur = None,
+            }
+        }
+        let reference = chain(a);
+        let joining: Vec<Vec<usize>> = starts
+            .iter()
+            .map(|&c| chain(c))
+            .filter(|c| c.iter().any(|x| reference.contains(x)))
+            .collect();
+        reference
+            .iter()
+            .copied()
+            .find(|e| joining.iter().all(|c| c.contains(e)))
+    }
+
+    /// The except clauses of handler `h`, each up to `end`.
+    fn legacy_clauses(
+        &mut self,
+        h: usize,
+        end: Option<usize>,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Clauses, DecompileError> {
+        let markers = || {
+            vec![
+                Val::Expr(Expr::name(EXC_TB)),
+                Val::Expr(Expr::name(EXC)),
+                Val::Expr(Expr::name(EXC_TYPE)),
+            ]
+        };
+        let mut clauses = Vec::new();
+        let mut tails = Vec::new();
+        let mut cur = h;
+        loop {
+            let names: Vec<&str> = self.instrs(cur).iter().map(|i| i.op.name).collect();
+            match names.first().copied() {
+                Some("RERAISE" | "END_FINALLY") if names.len() == 1 && !clauses.is_empty() => {
+                    // no clause matched: re-raise
+                    if std::mem::replace(&mut self.emitted[cur], true) {
+                        return Err(self.err("a handler's re-raise reached twice"));
+                    }
+                    break;
+                }
+                Some("POP_TOP") => {
+                    // bare `except:`, always last
+                    let stmts = self.region_carry(cur, end, base, markers(), lp)?;
+                    let (name, body, tail) = self.clause_body(stmts)?;
+                    tails.push(tail);
+                    if name.is_some() {
+                        return Err(self.err("a bare except clause that binds a name"));
+                    }
+                    clauses.push(ExceptHandler {
+                        type_: None,
+                        name: None,
+                        body: or_pass(body),
+                    });
+                    break;
+                }
+                Some("DUP_TOP") => {
+                    let mut start = base.to_vec();
+                    start.extend(markers());
+                    let (stmts, exit, left) = self.run(cur, start)?;
+                    let test = match exit {
+                        Exit::Branch {
+                            test,
+                            jump_if: false,
+                            keep: false,
+                            copy: false,
+                        } if stmts.is_empty() => test,
+                        _ => {
+                            return Err(self
+                                .err("an except clause of a shape this decompiler does not know"))
+                        }
+                    };
+                    let type_ = match test {
+                        Expr::Call { func, mut args, .. }
+                            if matches!(func.as_ref(), Expr::Name { id, .. } if id == EXC_MATCH)
+                                && args.len() == 1 =>
+                        {
+                            args.remove(0)
+                        }
+                        _ => return Err(self.err("an except clause without its exception test")),
+                    };
+                    let next = self.succ(cur, EdgeKind::Jump);
+                    let body_start = self
+                        .succ(cur, EdgeKind::Fall)
+                        .ok_or_else(|| self.err("an except clause without a body"))?;
+                    let carry = self.above(&left, base)?;
+                    let stmts = self.region_carry(body_start, end, base, carry, lp)?;
+                    let (name, body, tail) = self.clause_body(stmts)?;
+                    tails.push(tail);
+                    clauses.push(ExceptHandler {
+                        type_: Some(type_),
+                        name,
+                        body: or_pass(body),
+                    });
+                    match next {
+                        Some(n) if Some(n) != end => cur = n,
+                        _ => return Err(self.err("an except clause without what follows it")),
+                    }
+                }
+                _ => {
+                    return Err(
+                        self.err("an exception handler of a shape this decompiler does not know")
+                    )
+                }
+            }
+        }
+        Ok((clauses, tails))
+    }
+
+    /// An except clause's statements without the drops of the exception's type, value (or its
+    /// binding) and traceback that start it, and, for `as name`, the try/finally that unbinds name.
+    #[allow(clippy::type_complexity)]
+    fn clause_body(
+        &self,
+        mut stmts: Vec<Stmt>,
+    ) -> Result<(Option<String>, Vec<Stmt>, Option<Vec<Stmt>>), DecompileError> {
+        let bad = || self.err("an except clause that does not start by taking the exception");
+        let mut tail = None;
+        if stmts.len() < 3 || !is_marker(&stmts[0], EXC_TYPE) || !is_marker(&stmts[2], EXC_TB) {
+            return Err(bad());
+        }
+        let name = match &stmts[1] {
+            s if is_marker(s, EXC) => None,
+            Stmt::Assign {
+                targets,
+                value: Expr::Name { id, .. },
+            } if id == EXC => match targets.as_slice() {
+                [Expr::Name { id, .. }] => Some(id.clone()),
+                _ => return Err(bad()),
+            },
+            _ => return Err(bad()),
+        };
+        stmts.drain(..3);
+        // 3.10 copies the code after the statement into the clause, after its POP_EXCEPT: kept
+        // aside (the caller checks that every way out of the statement has it)
+        if let Some(k) = stmts.iter().position(|s| is_marker(s, POP_EXCEPT)) {
+            let mut probe = stmts[k..].to_vec();
+            if !strip_pop_except(&mut probe) {
+                tail = Some(stmts.split_off(k + 1));
+            }
+        }
+        if !strip_pop_except(&mut stmts) {
+            return Err(self.err("code after a try statement copied into an except clause"));
+        }
+        let Some(n) = &name else {
+            return Ok((None, stmts, tail));
+        };
+        // `except T as name:` runs its body in a try/finally that unbinds the name
+        let inner = match stmts.first() {
+            Some(Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }) if is_unbind(finalbody, n) => {
+                if handlers.is_empty() {
+                    body.clone()
+                } else {
+                    vec![Stmt::Try {
+                        body: body.clone(),
+                        handlers: handlers.clone(),
+                        orelse: orelse.clone(),
+                        finalbody: Vec::new(),
+                    }]
+                }
+            }
+            _ => return Err(self.err("an except clause binding a name without unbinding it")),
+        };
+        let mut body: Vec<Stmt> = inner.into_iter().filter(|s| *s != Stmt::Pass).collect();
+        body.extend(stmts.drain(1..));
+        Ok((name, body, tail))
+    }
+
+    /// `with CM [as target]:` opened by a SETUP_WITH whose handler is `h`, body from `s`.
+    fn legacy_with(
+        &mut self,
+        h: usize,
+        s: usize,
+        cm: Expr,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Built, DecompileError> {
+        if self.instrs(h).first().map(|i| i.op.name) != Some("WITH_EXCEPT_START") {
+            return Err(self.err("a with statement of a shape this decompiler does not know"));
+        }
+        let mut body_base = base.to_vec();
+        body_base.push(Val::WithExit);
+        let enter = Val::Expr(Expr::Call {
+            func: Box::new(Expr::name(WITH_ENTER)),
+            args: vec![cm.clone()],
+            keywords: Vec::new(),
+        });
+        let (mut body, after) = self.legacy_body(h, s, &body_base, vec![enter], lp)?;
+        let is_enter = |e: &Expr| matches!(e, Expr::Call { func, .. } if matches!(func.as_ref(), Expr::Name { id, .. } if id == WITH_ENTER));
+        let target = match body.first() {
+            Some(Stmt::Assign { targets, value }) if targets.len() == 1 && is_enter(value) => {
+                Some(targets[0].clone())
+            }
+            Some(Stmt::Expr { value }) if is_enter(value) => None,
+            _ => return Err(self.err("a with body that does not start with its target")),
+        };
+        body.remove(0);
+        let exit_call = vec![Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        }];
+        if !strip_finally_copies(&mut body, &exit_call) {
+            return Err(self.err("an exit from a with body without its __exit__ call"));
+        }
+        // the handler's blocks (call __exit__ with the exception, re-raise unless it says not to,
+        // drop the exception when it says so) are the compiler's own; where the last of them goes
+        // is where the statement ends for a body that never completes
+        let mut blocks: Vec<usize> = Vec::new();
+        let mut todo = vec![h];
+        let mut suppressed = None;
+        while let Some(x) = todo.pop() {
+            if blocks.contains(&x) {
+                continue;
+            }
+            if blocks.len() > 8 {
+                return Err(
+                    self.err("a with statement's handler of a shape this decompiler does not know")
+                );
+            }
+            blocks.push(x);
+            if self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT") {
+                suppressed = Some(x);
+                continue;
+            }
+            todo.extend(
+                self.cfg.blocks[x]
+                    .succs
+                    .iter()
+                    .filter(|e| e.kind != EdgeKind::Exception)
+                    .map(|e| e.to),
+            );
+        }
+        let sup = suppressed
+            .ok_or_else(|| self.err("a with statement's handler that never suppresses"))?;
+        let ins = self.instrs(sup);
+        let k = ins
+            .iter()
+            .position(|i| i.op.name == "POP_EXCEPT")
+            .unwrap_or_default();
+        let mut rest: Vec<_> = ins.get(k + 1..).unwrap_or_default().to_vec();
+        if rest.first().map(|i| i.op.name) != Some("POP_TOP") {
+            return Err(
+                self.err("a with statement's handler of a shape this decompiler does not know")
+            );
+        }
+        rest.remove(0);
+        if rest.last().is_some_and(|i| i.op.name.starts_with("JUMP_")) {
+            rest.pop();
+        }
+        // 3.10: the suppressed path can run on into an enclosing statement's POP_BLOCK
+        if rest.len() == 1 && rest[0].op.name == "POP_BLOCK" {
+            rest.pop();
+        }
+        let mut tail = Vec::new();
+        let end = if rest.is_empty() {
+            self.succ(sup, EdgeKind::Jump)
+                .or_else(|| self.succ(sup, EdgeKind::Fall))
+        } else {
+            // 3.10 copies a small `return` after the statement into the handler
+            let mut sim = Sim::new(self.code, Vec::new());
+            for i in &rest {
+                sim.step(i)?;
+            }
+            match sim.out.as_slice() {
+                [r @ Stmt::Return {
+                    value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
+                }] if rest.len() == 2 => tail.push(r.clone()),
+                _ => {
+                    return Err(self.err(
+                        "a with statement's handler of a shape this decompiler does not know",
+                    ))
+                }
+            }
+            None
+        };
+        for &x in &blocks {
+            if std::mem::replace(&mut self.emitted[x], true) {
+                return Err(self.err("a with statement's handler reached twice"));
+            }
+        }
+        let stmt = Stmt::With {
+            items: vec![WithItem {
+                context_expr: cm,
+                optional_vars: target,
+            }],
+            body: or_pass(body),
+        };
+        match after {
+            // the normal way out starts with the exit call, which is part of the statement (it goes
+            // on to what the handler's copied return does)
+            Some(a) => {
+                self.expect_exit_call = true;
+                Ok((vec![stmt], Some(a), vec![Val::WithExit]))
+            }
+            None => {
+                let mut out = vec![stmt];
+                out.extend(tail);
+                Ok((out, end, Vec::new()))
+            }
+        }
+    }
+}

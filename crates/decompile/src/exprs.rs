@@ -475,8 +475,15 @@ impl<'a> Sim<'a> {
             self.out.push(Stmt::Assign { targets, value });
             return Ok(());
         }
-        if self.group.is_some() || self.starts_group(&value) {
+        if self.group.is_some() || self.starts_group(&value, &target) {
             return self.group_store(ins, target, value);
+        }
+        if matches!(target, Expr::Name { .. })
+            && !self.unbinding(&target, &value)
+            && !self.comprehension_local(&target)
+            && self.pending_read(&target, Some(&value))
+        {
+            return Err(self.err(ins, "a name stored while a read of it waits on the stack"));
         }
         // `a = b = value`: the second store of a copied value joins the first assignment
         if let Some(k) = self.impure_copies.iter().position(|c| *c == value) {
@@ -676,16 +683,91 @@ impl<'a> Sim<'a> {
     /// A store while values of the same statement wait below it: a tuple assignment (`a, b = x, y`,
     /// compiled without a tuple), whose values were all evaluated before any is stored. Storing them
     /// one by one would reorder evaluation (`a = b; b = a` is not a swap).
-    fn starts_group(&self, value: &Expr) -> bool {
+    fn starts_group(&self, value: &Expr, target: &Expr) -> bool {
         match self.stack.last() {
             Some(Val::Expr(below)) if self.stack.len() > self.entry_len => {
                 // an equal value below is a copy (`a = b = x`) unless it was evaluated twice
-                below != value
-                    || !(matches!(value, Expr::Name { .. } | Expr::Constant { .. })
-                        || self.impure_copies.contains(value))
+                let copy = below == value
+                    && (matches!(value, Expr::Name { .. } | Expr::Constant { .. })
+                        || self.impure_copies.contains(value));
+                if copy {
+                    return false;
+                }
+                // names and constants kept for later (a generated prologue loads a value, then
+                // stores something else) do not change when this store runs, unless it stores
+                // one of those names; no second store follows as in a tuple assignment
+                let kept_for_later = !self.next_op.is_some_and(|n| n.starts_with("STORE_"))
+                    && matches!(target, Expr::Name { .. })
+                    && self.stack[self.entry_len..].iter().all(|v| match v {
+                        Val::Expr(e @ (Expr::Name { .. } | Expr::Constant { .. })) => {
+                            !self.reads(e, target)
+                        }
+                        _ => false,
+                    });
+                !kept_for_later
             }
             _ => false,
         }
+    }
+
+    /// Does `e` read the name `target` stores (or deletes)? Judged on the printed source, so a
+    /// name that only looks alike (an attribute, a string) counts too: that only refuses more.
+    fn reads(&self, e: &Expr, target: &Expr) -> bool {
+        let Expr::Name { id, .. } = target else {
+            return true;
+        };
+        let text = crate::printer::print_expr(e, self.code.version);
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        text.match_indices(id.as_str()).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + id.len()..].chars().next();
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+    }
+
+    /// `name = None` before `del name`: the compiler's unbinding of `except ... as name` (the
+    /// structurer removes it; what was read of `name` before it was read in the clause's body).
+    fn unbinding(&self, target: &Expr, value: &Expr) -> bool {
+        matches!(target, Expr::Name { .. })
+            && matches!(
+                value,
+                Expr::Constant {
+                    value: Constant::None,
+                    ..
+                }
+            )
+            && self.next_op.is_some_and(|n| n.starts_with("DELETE_"))
+    }
+
+    /// The `del name` of that unbinding: the statement before it is `name = None`.
+    fn unbound_before(&self, target: &Expr) -> bool {
+        let Expr::Name { id, .. } = target else {
+            return false;
+        };
+        matches!(self.out.last(), Some(Stmt::Assign {
+            targets,
+            value: Expr::Constant { value: Constant::None, .. },
+        }) if matches!(targets.as_slice(), [Expr::Name { id: t, .. }] if t == id))
+    }
+
+    /// 3.12+: a name an inlined comprehension binds (its outer value saved on the stack): reads of
+    /// the outer one loaded before the comprehension are not changed by it.
+    fn comprehension_local(&self, target: &Expr) -> bool {
+        let Expr::Name { id, .. } = target else {
+            return false;
+        };
+        self.stack
+            .iter()
+            .any(|v| matches!(v, Val::Saved(n) if n == id))
+    }
+
+    /// A read of the name `target` waiting on the stack (a value loaded before the store or delete
+    /// that would come out after it): the statement cannot come out first.
+    fn pending_read(&self, target: &Expr, except: Option<&Expr>) -> bool {
+        self.stack.iter().any(|v| match v {
+            Val::Expr(e) | Val::Chain(e) => Some(e) != except && self.reads(e, target),
+            _ => false,
+        })
     }
 
     fn group_store(
@@ -1585,11 +1667,17 @@ impl<'a> Sim<'a> {
                     "DELETE_DEREF" => self.deref(ins, raw)?,
                     _ => self.name(ins, raw)?,
                 };
+                let target = Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Del,
+                };
+                if !self.unbound_before(&target) && self.pending_read(&target, None) {
+                    return Err(
+                        self.err(ins, "a name deleted while a read of it waits on the stack")
+                    );
+                }
                 self.out.push(Stmt::Delete {
-                    targets: vec![Expr::Name {
-                        id: n,
-                        ctx: ExprContext::Del,
-                    }],
+                    targets: vec![target],
                 });
             }
             // 3.14: subscription is BINARY_OP's `[]`

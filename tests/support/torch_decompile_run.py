@@ -106,8 +106,12 @@ def _pad_locals(src: str, new: types.CodeType):
     first = fn.body[0]
     lines = src.splitlines(keepends=True)
     indent = " " * first.col_offset
-    names = " = ".join(new.co_varnames) + " = None"
-    pad = f"{indent}if False:  # framejit harness: locals layout\n{indent}    {names}\n"
+    body = []
+    if new.co_varnames:
+        body.append(" = ".join(new.co_varnames) + " = None")
+    if new.co_freevars:
+        body.append("(" + ", ".join(new.co_freevars) + ",)")  # a read makes each a free variable
+    pad = f"{indent}if False:  # framejit harness: frame layout\n" + "".join(f"{indent}    {b}\n" for b in body)
     return "".join(lines[: first.lineno - 1]) + pad + "".join(lines[first.lineno - 1 :])
 
 
@@ -129,13 +133,19 @@ def _recompile(new: types.CodeType, source: str, consts: dict):
     if rc is None:
         return None, {"status": "not_found", "error": f"no code object named {new.co_name} in the recompiled source"}, renamed
     extra = {}
-    if rc.co_varnames != new.co_varnames and set(rc.co_varnames) <= set(new.co_varnames):
-        # Dynamo keeps the original function's locals (some unused) first: recreate that layout
+    if (rc.co_varnames, rc.co_freevars) != (new.co_varnames, new.co_freevars) and set(rc.co_varnames) <= set(
+        new.co_varnames
+    ):
+        # Dynamo keeps the original function's locals and cells (some unused in the transformed
+        # code) first, and its frame evaluator copies them by index: recreate that layout
         padded = _pad_locals(src, new)
-        if padded is not None:
-            rc2 = _compile_find(new, padded)
-            if rc2 is not None and rc2.co_varnames == new.co_varnames:
-                rc, extra = rc2, {"padded_locals": [n for n in new.co_varnames if n not in rc.co_varnames]}
+        try:
+            rc2 = _compile_find(new, padded) if padded is not None else None
+        except SyntaxError:
+            rc2 = None
+        if rc2 is not None and (rc2.co_varnames, rc2.co_freevars) == (new.co_varnames, new.co_freevars):
+            unused = [n for n in new.co_varnames + new.co_freevars if n not in rc.co_varnames + rc.co_freevars]
+            rc, extra = rc2, {"padded_locals": unused}
     diffs = [a for a in COMPARED if getattr(rc, a) != getattr(new, a)]
     if (rc.co_flags & ~CO_NESTED) != (new.co_flags & ~CO_NESTED):
         diffs.append("co_flags")

@@ -343,6 +343,36 @@ def suppress_program(x):
     return z
 
 
+# 26-28. the loop / try / user context manager around a call whose frame breaks: Dynamo skips
+# frames that break inside a loop, a try or an untraceable context manager (programs 4, 6, 7, 9,
+# 18, 25 yield no transformed code), but still converts the callee's frame.
+def _halve_if_big(t, i):
+    if t.sum() > 2:
+        return t / 2
+    return t + i
+
+
+def loop_calls_breaking(x):
+    for i in range(3):
+        x = _halve_if_big(x * 1.5, i)
+    return x
+
+
+def try_calls_breaking(x):
+    try:
+        y = _halve_if_big(x, 1)
+        z = y.reshape(2, -1)
+    except RuntimeError:
+        z = y
+    return z
+
+
+def cm_calls_breaking(x):
+    with Tracker():
+        y = _halve_if_big(x.exp(), 2)
+    return y, list(Tracker.log)
+
+
 def _mlp():
     torch.manual_seed(0)
     return MLP().eval()
@@ -393,4 +423,7 @@ PROGRAMS = [
     Program("disabled_call", disabled_call, _sets(lambda: (torch.randn(3),))),
     Program("attr_subscript", attr_subscript, _sets(lambda: (torch.randn(3),))),
     Program("suppress_program", suppress_program, _sets(lambda: (_signed(),))),
+    Program("loop_calls_breaking", loop_calls_breaking, _sets(lambda: (torch.randn(4),))),
+    Program("try_calls_breaking", try_calls_breaking, _sets(lambda: (torch.randn(4) * 2,))),
+    Program("cm_calls_breaking", cm_calls_breaking, _sets(lambda: (torch.randn(3),)), reset=_reset_tracker),
 ]

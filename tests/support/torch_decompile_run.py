@@ -115,6 +115,18 @@ def _pad_locals(src: str, new: types.CodeType):
     return "".join(lines[: first.lineno - 1]) + pad + "".join(lines[first.lineno - 1 :])
 
 
+def _is_temp(name: str) -> bool:
+    return re.fullmatch(r"_tmp\d+", name) is not None
+
+
+def _layout(code: types.CodeType) -> tuple:
+    """co_varnames without the decompiler's temporaries at the end."""
+    names = list(code.co_varnames)
+    while names and _is_temp(names[-1]):
+        names.pop()
+    return tuple(names)
+
+
 def _recompile(new: types.CodeType, source: str, consts: dict):
     """The recompiled code object, its record entries, and the renamed constant table."""
     _serial[0] += 1
@@ -133,9 +145,10 @@ def _recompile(new: types.CodeType, source: str, consts: dict):
     if rc is None:
         return None, {"status": "not_found", "error": f"no code object named {new.co_name} in the recompiled source"}, renamed
     extra = {}
-    if (rc.co_varnames, rc.co_freevars) != (new.co_varnames, new.co_freevars) and set(rc.co_varnames) <= set(
-        new.co_varnames
-    ):
+    temps = [n for n in rc.co_varnames if _is_temp(n) and n not in new.co_varnames]
+    if (rc.co_varnames, rc.co_freevars) != (new.co_varnames, new.co_freevars) and set(rc.co_varnames) - set(
+        temps
+    ) <= set(new.co_varnames):
         # Dynamo keeps the original function's locals and cells (some unused in the transformed
         # code) first, and its frame evaluator copies them by index: recreate that layout
         padded = _pad_locals(src, new)
@@ -143,10 +156,18 @@ def _recompile(new: types.CodeType, source: str, consts: dict):
             rc2 = _compile_find(new, padded) if padded is not None else None
         except SyntaxError:
             rc2 = None
-        if rc2 is not None and (rc2.co_varnames, rc2.co_freevars) == (new.co_varnames, new.co_freevars):
+        if rc2 is not None and (_layout(rc2), rc2.co_freevars) == (new.co_varnames, new.co_freevars):
             unused = [n for n in new.co_varnames + new.co_freevars if n not in rc.co_varnames + rc.co_freevars]
             rc, extra = rc2, {"padded_locals": unused}
-    diffs = [a for a in COMPARED if getattr(rc, a) != getattr(new, a)]
+    if temps:
+        # the decompiler's temporaries (`_tmp1 = x[0]; del x; return _tmp1`) come after Dynamo's
+        # locals: the frame evaluator fills the first ones by index, the temporaries start unbound
+        extra["temporaries"] = temps
+    diffs = [
+        a
+        for a in COMPARED
+        if (_layout(rc) if a == "co_varnames" else getattr(rc, a)) != getattr(new, a)
+    ]
     if (rc.co_flags & ~CO_NESTED) != (new.co_flags & ~CO_NESTED):
         diffs.append("co_flags")
     if diffs:

@@ -151,6 +151,8 @@ pub struct Sim<'a> {
     group: Option<Group>,
     /// The previous instruction's name and argument (chained comparisons are two-instruction idioms).
     prev: (&'static str, u32),
+    /// The first store of a 3.13+ STORE_FAST_STORE_FAST is running: another store follows.
+    pair_store: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -272,6 +274,7 @@ impl<'a> Sim<'a> {
             moves: Vec::new(),
             group: None,
             prev: ("", 0),
+            pair_store: false,
             next_op: None,
             value_under_except: false,
         }
@@ -481,7 +484,8 @@ impl<'a> Sim<'a> {
         if matches!(target, Expr::Name { .. })
             && !self.unbinding(&target, &value)
             && !self.comprehension_local(&target)
-            && self.pending_read(&target, Some(&value))
+            && self.waiting(&target, Some(&value))
+            && !self.materialize(&target)
         {
             return Err(self.err(ins, "a name stored while a read of it waits on the stack"));
         }
@@ -693,6 +697,14 @@ impl<'a> Sim<'a> {
                 if copy {
                     return false;
                 }
+                // a tuple assignment stores again right away; a single store of a name with values
+                // kept under it (a generated prologue) is a statement of its own, before which the
+                // kept values are evaluated (`store` makes temporaries of them where order needs)
+                let more_stores =
+                    self.pair_store || self.next_op.is_some_and(|n| n.starts_with("STORE_"));
+                if !more_stores && matches!(target, Expr::Name { .. }) {
+                    return false;
+                }
                 // names and constants kept for later (a generated prologue loads a value, then
                 // stores something else) do not change when this store runs, unless it stores
                 // one of those names; no second store follows as in a tuple assignment
@@ -723,6 +735,67 @@ impl<'a> Sim<'a> {
             let after = text[i + id.len()..].chars().next();
             !before.is_some_and(word) && !after.is_some_and(word)
         })
+    }
+
+    /// Values waiting on the stack that read `target`, about to be stored or deleted: evaluate them
+    /// now into temporaries (`_tmp1 = x[0]; del x; return _tmp1`), with every value loaded after the
+    /// first of them (or after an earlier one with effects), in the order they were loaded. False
+    /// when that cannot be done (a value that is not an expression is in the way).
+    fn materialize(&mut self, target: &Expr) -> bool {
+        let pure = |e: &Expr| matches!(e, Expr::Name { .. } | Expr::Constant { .. });
+        let floor = self.entry_len;
+        let needs = |this: &Self, k: usize, v: &Val| match v {
+            Val::Expr(e) => this.reads(e, target) || (k >= floor && !pure(e)),
+            _ => false,
+        };
+        let Some(lo) = (0..self.stack.len()).find(|&k| needs(self, k, &self.stack[k])) else {
+            return true;
+        };
+        if self.stack[lo..]
+            .iter()
+            .any(|v| !matches!(v, Val::Expr(_) | Val::Null))
+        {
+            return false;
+        }
+        for i in lo..self.stack.len() {
+            let Val::Expr(e) = &self.stack[i] else {
+                continue;
+            };
+            if matches!(e, Expr::Constant { .. }) {
+                continue;
+            }
+            let e = e.clone();
+            let tmp = self.fresh_temp();
+            self.out.push(Stmt::Assign {
+                targets: vec![Expr::Name {
+                    id: tmp.clone(),
+                    ctx: ExprContext::Store,
+                }],
+                value: e,
+            });
+            self.stack[i] = Val::Expr(Expr::name(&tmp));
+        }
+        true
+    }
+
+    /// A local name for a temporary that no name of the code object uses.
+    fn fresh_temp(&self) -> String {
+        loop {
+            let k = self.code.temps.get() + 1;
+            self.code.temps.set(k);
+            let n = format!("_tmp{k}");
+            let used = self
+                .code
+                .varnames
+                .iter()
+                .chain(&self.code.names)
+                .chain(&self.code.cellvars)
+                .chain(&self.code.freevars)
+                .any(|v| *v == n);
+            if !used {
+                return n;
+            }
+        }
     }
 
     /// `name = None` before `del name`: the compiler's unbinding of `except ... as name` (the
@@ -759,6 +832,19 @@ impl<'a> Sim<'a> {
         self.stack
             .iter()
             .any(|v| matches!(v, Val::Saved(n) if n == id))
+    }
+
+    /// Must values waiting on the stack be evaluated before a store of `target` (other than
+    /// `value`, which it stores)? When one reads `target`, or has effects and was loaded by this
+    /// block (the store's value was evaluated after it).
+    fn waiting(&self, target: &Expr, value: Option<&Expr>) -> bool {
+        let pure = |e: &Expr| matches!(e, Expr::Name { .. } | Expr::Constant { .. });
+        self.stack.iter().enumerate().any(|(k, v)| match v {
+            Val::Expr(e) | Val::Chain(e) => {
+                Some(e) != value && (self.reads(e, target) || (k >= self.entry_len && !pure(e)))
+            }
+            _ => false,
+        })
     }
 
     /// A read of the name `target` waiting on the stack (a value loaded before the store or delete
@@ -1036,13 +1122,16 @@ impl<'a> Sim<'a> {
                 // 3.13+ pairs: first index in the high nibble
                 let first = self.local(ins, raw >> 4)?;
                 if !(was_copy && self.walrus(&first)) {
-                    self.store(
+                    self.pair_store = name == "STORE_FAST_STORE_FAST";
+                    let stored = self.store(
                         ins,
                         Expr::Name {
                             id: first,
                             ctx: ExprContext::Store,
                         },
-                    )?;
+                    );
+                    self.pair_store = false;
+                    stored?;
                 }
                 let second = self.local(ins, raw & 15)?;
                 if name == "STORE_FAST_STORE_FAST" {
@@ -1671,7 +1760,10 @@ impl<'a> Sim<'a> {
                     id: n,
                     ctx: ExprContext::Del,
                 };
-                if !self.unbound_before(&target) && self.pending_read(&target, None) {
+                if !self.unbound_before(&target)
+                    && self.pending_read(&target, None)
+                    && !self.materialize(&target)
+                {
                     return Err(
                         self.err(ins, "a name deleted while a read of it waits on the stack")
                     );

@@ -52,6 +52,9 @@ pub struct CodeInput {
     pub varnames: Vec<String>,
     pub cellvars: Vec<String>,
     pub freevars: Vec<String>,
+    /// Temporaries the decompiler has named in this code object so far (`_tmp1`, ...): blocks are
+    /// decompiled one by one, and a temporary must not be reused while another still holds a value.
+    pub temps: std::cell::Cell<usize>,
 }
 
 /// The parts of a code object, as its attributes give them.
@@ -108,6 +111,7 @@ impl CodeInput {
             varnames: parts.varnames,
             cellvars: parts.cellvars,
             freevars: parts.freevars,
+            temps: std::cell::Cell::new(0),
         })
     }
 

@@ -9,6 +9,9 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+#[path = "match_stmt.rs"]
+mod match_stmt;
+
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +56,9 @@ pub struct Structurer<'a> {
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
+    /// Instructions to skip at the start of each block: a `match` case body starts where the
+    /// pattern's code before it in the same block ends.
+    resume: Vec<usize>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -197,6 +203,7 @@ impl<'a> Structurer<'a> {
             bottom_test_seen: false,
             work: 0,
             emitted: vec![false; n],
+            resume: vec![0; n],
         }
     }
 
@@ -424,7 +431,9 @@ impl<'a> Structurer<'a> {
         }
         let mut sim = Sim::new(self.code, stack);
         let all = self.instrs(b);
-        if all.iter().take(skip).any(|i| i.op.name != "POP_TOP") || all.len() < skip {
+        let resumed = self.resume[b] > 0;
+        let skip = if resumed { self.resume[b] } else { skip };
+        if (!resumed && all.iter().take(skip).any(|i| i.op.name != "POP_TOP")) || all.len() < skip {
             return Err(self.err("a short-circuit arm that does not start by dropping the value"));
         }
         let instrs = &all[skip..];
@@ -525,6 +534,17 @@ impl<'a> Structurer<'a> {
                     Some(n) => {
                         b = n;
                         carry = self.above(&next.carry, base)?;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            // `match`: the subject stays on the stack through the cases
+            if let Some((stmts, next)) = self.try_match(b, &stack, base, lp)? {
+                out.extend(stmts);
+                match next {
+                    Some(n) => {
+                        b = n;
                         continue;
                     }
                     None => break,

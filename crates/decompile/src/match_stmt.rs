@@ -105,6 +105,8 @@ struct PathState {
     binds: Vec<(String, Bound)>,
     guard: Vec<Expr>,
     seen: Vec<usize>,
+    /// The tuples of keys MATCH_KEYS looked up (dropped afterwards).
+    keys_used: Vec<Expr>,
 }
 
 struct Success {
@@ -115,6 +117,7 @@ struct Success {
 }
 
 struct CaseOut {
+    start: Pos,
     pattern: Pattern,
     guard: Option<Expr>,
     body: Pos,
@@ -197,10 +200,8 @@ impl<'a> Structurer<'a> {
         mut depth: usize,
         fail_depth: usize,
         known: Option<Pos>,
-        by_jump: bool,
     ) -> Option<Pos> {
         let mut p = self.norm(start)?;
-        let mut jumped = by_jump;
         for _ in 0..10_000 {
             let ins = self.instr_at(p)?;
             match ins.op.name {
@@ -209,21 +210,16 @@ impl<'a> Structurer<'a> {
                 _ if ins.op.flow == Flow::Jump => {
                     p = (self.succ(p.0, EdgeKind::Jump)?, 0);
                     p = self.norm(p)?;
-                    jumped = true;
                     continue;
                 }
                 _ => break,
             }
             p = self.norm((p.0, p.1 + 1))?;
         }
-        // (the next case, or what follows the match, never starts by dropping a value)
-        if depth != fail_depth || self.instr_at(p).is_none_or(|i| i.op.name == "POP_TOP") {
+        if depth != fail_depth || known.is_some_and(|k| k != p) {
             return None;
         }
-        match known {
-            Some(k) => (k == p).then_some(p),
-            None => jumped.then_some(p),
-        }
+        Some(p)
     }
 
     fn mk(&self, st: &mut PathState, a: Abs) -> Val {
@@ -322,6 +318,7 @@ impl<'a> Structurer<'a> {
             binds: Vec::new(),
             guard: Vec::new(),
             seen: Vec::new(),
+            keys_used: Vec::new(),
         }];
         let mut fail: Option<Pos> = None;
         let mut wins: Vec<Success> = Vec::new();
@@ -387,7 +384,7 @@ impl<'a> Structurer<'a> {
                             if ph_index(&v).is_none() && has_ph(e) {
                                 return Err(self.err("a pattern drops a value it computed"));
                             }
-                            if ph_index(&v).is_none() {
+                            if ph_index(&v).is_none() && !st.keys_used.contains(e) {
                                 if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
                                     eprintln!("pop {e:?} at {pos:?}");
                                 }
@@ -448,7 +445,10 @@ impl<'a> Structurer<'a> {
                             return Err(self.err("MATCH_KEYS without its operands"));
                         }
                         let keys = match &st.stack[l - 1] {
-                            Val::Expr(e) if !has_ph(e) => tuple_items(e),
+                            Val::Expr(e) if !has_ph(e) => {
+                                st.keys_used.push(e.clone());
+                                tuple_items(e)
+                            }
                             _ => None,
                         }
                         .ok_or_else(|| self.err("MATCH_KEYS without a tuple of keys"))?;
@@ -722,11 +722,11 @@ impl<'a> Structurer<'a> {
                         );
                         let fall = next;
                         let depth = st.stack.len();
-                        let jf = self.fail_side(jump, depth, fail_depth, fail, true);
-                        let ff = if jf.is_none() {
-                            self.fail_side(fall, depth, fail_depth, fail, false)
+                        // a failing test goes on where the test is false
+                        let (jf, ff) = if holds_when_jump {
+                            (None, self.fail_side(fall, depth, fail_depth, fail))
                         } else {
-                            None
+                            (self.fail_side(jump, depth, fail_depth, fail), None)
                         };
                         if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
                             eprintln!("branch {name} at {pos:?} jump={jump:?} depth={depth} F={fail_depth} known={fail:?} jf={jf:?} ff={ff:?}");
@@ -756,13 +756,19 @@ impl<'a> Structurer<'a> {
                                 let mut other = st.clone();
                                 other.pos = no;
                                 work.push(other);
-                                st.conds.push(pred);
+                                if !st.conds.contains(&pred) {
+                                    st.conds.push(pred);
+                                }
                                 st.pos = yes;
                                 continue;
                             }
                         };
                         match test {
-                            Ok(p) if holds => st.conds.push(p),
+                            Ok(p) if holds => {
+                                if !st.conds.contains(&p) {
+                                    st.conds.push(p)
+                                }
+                            }
                             Ok(p) => {
                                 if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
                                     eprintln!("{p:?} at {pos:?} jf={jf:?} ff={ff:?} {name}");
@@ -794,7 +800,7 @@ impl<'a> Structurer<'a> {
                 st.pos = next;
             }
         }
-        self.finish_case(wins, fail, seen)
+        self.finish_case(start, wins, fail, seen)
     }
 
     /// One instruction run by the expression simulator over the path's stack; stores of symbolic
@@ -834,7 +840,25 @@ impl<'a> Structurer<'a> {
         st.stack = sim.stack;
         // an item of the subject or of what MATCH_CLASS / MATCH_KEYS (3.10) gave, by a constant index
         if let Some(Val::Expr(Expr::Subscript { value, slice, .. })) = st.stack.last() {
-            if let (Some(i), Some(n)) = (expr_index(value), int_of(slice)) {
+            let index = int_of(slice).or_else(|| match slice.as_ref() {
+                // an item counted from the end: `seq[len(seq) - n]`
+                Expr::BinOp {
+                    left,
+                    op: crate::ast::Operator::Sub,
+                    right,
+                } => match (
+                    expr_index(left).and_then(|l| st.table.get(l)),
+                    expr_index(value).and_then(|v| st.table.get(v)),
+                    int_of(right),
+                ) {
+                    (Some(Abs::Len(lp)), Some(Abs::Subj(vp)), Some(n)) if lp == vp && n > 0 => {
+                        Some(-n)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+            if let (Some(i), Some(n)) = (expr_index(value), index) {
                 let a = match st.table.get(i) {
                     Some(Abs::Subj(p)) => Abs::Subj(p.sub(|b| Path::Item(b, n))),
                     Some(Abs::ClassRes { path, npos, kw, .. })
@@ -864,9 +888,7 @@ impl<'a> Structurer<'a> {
         fail_depth: usize,
         fail: &mut Option<Pos>,
     ) -> Result<(Pos, Vec<Expr>), DecompileError> {
-        let Some(known) = *fail else {
-            return Ok((body, Vec::new()));
-        };
+        let mut known = *fail;
         let mut guard = Vec::new();
         let mut start = body;
         let mut p = body;
@@ -886,11 +908,22 @@ impl<'a> Structurer<'a> {
                 let Some(t) = self.succ(p.0, EdgeKind::Jump) else {
                     break;
                 };
-                if self
-                    .fail_side((t, 0), fail_depth, fail_depth, Some(known), true)
-                    .is_none()
-                {
+                let Some(q) = self.fail_side((t, 0), fail_depth, fail_depth, known) else {
                     break;
+                };
+                // with no failing test before it, only a guard failing to `case _:` (its NOP)
+                // tells a guard from an `if` that starts the body
+                if known.is_none() {
+                    let after_nop = q.1 > 0
+                        && self
+                            .instrs(q.0)
+                            .get(q.1 - 1)
+                            .is_some_and(|i| i.op.name == "NOP");
+                    if !after_nop {
+                        break;
+                    }
+                    known = Some(q);
+                    *fail = Some(q);
                 }
                 let jump_if = ins.op.name.contains("IF_TRUE");
                 guard.push(if jump_if { super::negate(test) } else { test });
@@ -915,13 +948,13 @@ impl<'a> Structurer<'a> {
                 None => break,
             }
         }
-        let _ = fail;
         Ok((start, guard))
     }
 
     /// The pattern of a case from the ways through it that reach the body.
     fn finish_case(
         &self,
+        start: Pos,
         wins: Vec<Success>,
         fail: Option<Pos>,
         seen: Vec<usize>,
@@ -964,6 +997,7 @@ impl<'a> Structurer<'a> {
             }),
         };
         Ok(CaseOut {
+            start,
             pattern,
             guard,
             body,
@@ -1079,7 +1113,7 @@ impl<'a> Structurer<'a> {
                         eprintln!("match at block {b} instr {k}: {e}");
                     }
                     (self.visits, self.emitted, self.resume) = saved;
-                    last_err = Some(e);
+                    last_err.get_or_insert(e);
                 }
             }
         }
@@ -1113,6 +1147,7 @@ impl<'a> Structurer<'a> {
                 binds: Vec::new(),
                 guard: Vec::new(),
                 seen: Vec::new(),
+                keys_used: Vec::new(),
             };
             let v = s.mk(&mut st, Abs::Subj(Path::Root));
             st.stack.push(v);
@@ -1133,12 +1168,10 @@ impl<'a> Structurer<'a> {
                     }
                 }
                 if let Ok(c) = r {
-                    if let Some(q) = c.fail {
-                        if self.instr_at(q).is_some_and(|i| i.op.name != "POP_TOP") && q != pos {
-                            pos = q;
-                            decoded.push(c);
-                            continue;
-                        }
+                    if let Some(q) = c.fail.filter(|&q| q != pos) {
+                        pos = q;
+                        decoded.push(c);
+                        continue;
                     }
                 }
             }
@@ -1147,6 +1180,43 @@ impl<'a> Structurer<'a> {
             end_fail = c.fail;
             decoded.push(c);
             break;
+        }
+        // The alternatives of an or-pattern in the last case copy its subject as cases do: read
+        // as cases, they end in a bare `_` (the or-pattern's cleanup: no compiler writes such a
+        // case) or reach the same body. Then read them again as one case.
+        for _ in 0..decoded.len() {
+            let n = decoded.len();
+            let bare = |c: &CaseOut| {
+                c.guard.is_none()
+                    && c.pattern
+                        == Pattern::MatchAs {
+                            pattern: None,
+                            name: None,
+                        }
+            };
+            let shared = (1..n).find(|&i| {
+                decoded[i].body == decoded[i - 1].body
+                    || (decoded[i].guard == decoded[i - 1].guard
+                        && self.same_exit_tail(decoded[i].body, decoded[i - 1].body))
+            });
+            let redo = if n > 1 && bare(&decoded[n - 1]) {
+                n - 2
+            } else if let Some(i) = shared {
+                i - 1
+            } else {
+                break;
+            };
+            let must = decoded[redo + 1].body == decoded[redo].body || bare(&decoded[n - 1]);
+            let (stack, table) = fresh(self);
+            match self.decode_case(decoded[redo].start, stack, table, d0 - 1) {
+                Ok(c) => {
+                    decoded.truncate(redo);
+                    end_fail = c.fail;
+                    decoded.push(c);
+                }
+                Err(e) if must => return Err(e),
+                Err(_) => break,
+            }
         }
         if decoded.len() < 2 && end_fail.is_none() {
             return Err(self.err("a single irrefutable case (an assignment)"));
@@ -1181,10 +1251,14 @@ impl<'a> Structurer<'a> {
                 body: or_pass(body),
             });
         }
-        let next = merge;
+        let mut next = merge;
         if let Some(q) = end_fail {
-            if Some(q.0) == merge {
+            // `case _:` leaves a NOP for its line; without it the failure goes on after the match
+            let default = q.1 > 0 && self.instrs(q.0).get(q.1 - 1).is_some_and(|i| i.op.name == "NOP");
+            if !default && (Some(q.0) == merge || merge.is_none()) {
                 self.resume[q.0] = q.1;
+                self.emitted[q.0] = false;
+                next = Some(q.0);
             } else {
                 let body = self.body_at(q, merge, base, lp)?;
                 cases.push(MatchCase {

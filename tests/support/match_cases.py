@@ -333,6 +333,7 @@ def m_in_loop(xs):
                 out.append(a)
             case _:
                 out.append(x)
+    out.append("end")
     return out
 
 

@@ -11,9 +11,27 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import match_cases  # noqa: E402
-from decompile_sweep import normalized  # noqa: E402
+from decompile_sweep import IGNORED, normalized  # noqa: E402
 
 from framejit import DecompileError, decompile  # noqa: E402
+
+
+def resolved(code) -> list:
+    """`normalized`, with a jump to an ignored instruction (the NOP `case _:` leaves for its line)
+    counted as a jump to the next instruction kept."""
+    import dis
+
+    kept = [i for i in dis.get_instructions(code) if i.opname not in IGNORED]
+    index = {i.offset: k for k, i in enumerate(kept)}
+    # `normalized` gives None for a jump to an ignored instruction: resolve it here
+    out = []
+    for (op, arg), i in zip(normalized(code), kept):
+        if arg[:1] == ("->",) and arg[1] is None:
+            off = i.argval
+            nxt = min((j.offset for j in kept if j.offset >= off), default=None)
+            arg = ("->", index.get(nxt))
+        out.append((op, arg))
+    return out
 
 
 def outcome(fn, args):
@@ -51,7 +69,7 @@ def main() -> None:
         entry["results_equal"] = not mismatches
         entry["mismatches"] = [str(m) for m in mismatches[:3]]
         entry["raised"] = sum(outcome(fn, a)[0] == "raised" for a in args)
-        before, after = normalized(fn.__code__), normalized(new.__code__)
+        before, after = resolved(fn.__code__), resolved(new.__code__)
         entry["code_equal"] = before == after
         if before != after:
             k = next((i for i, (x, y) in enumerate(zip(before, after)) if x != y), min(len(before), len(after)))

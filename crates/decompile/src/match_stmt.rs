@@ -806,6 +806,27 @@ impl<'a> Structurer<'a> {
     /// One instruction run by the expression simulator over the path's stack; stores of symbolic
     /// values become bindings.
     fn delegate(&self, st: &mut PathState, ins: &Instr) -> Result<(), DecompileError> {
+        // 3.14 spells a subscript BINARY_OP []
+        let subscript = ins.op.name == "BINARY_OP"
+            && match (ins.op.arg, ins.arg) {
+                (framejit_bytecode::opcode::ArgKind::Named { names, shift }, Arg::Raw(raw)) => {
+                    names.get((raw >> shift) as usize) == Some(&"[]")
+                }
+                _ => false,
+            };
+        let l = st.stack.len();
+        if subscript && l >= 2 {
+            if let (Val::Expr(obj), Val::Expr(key)) = (&st.stack[l - 2], &st.stack[l - 1]) {
+                let e = Expr::Subscript {
+                    value: Box::new(obj.clone()),
+                    slice: Box::new(key.clone()),
+                    ctx: crate::ast::ExprContext::Load,
+                };
+                st.stack.truncate(l - 2);
+                st.stack.push(Val::Expr(e));
+                return self.resolve_subscript(st);
+            }
+        }
         let mut sim = Sim::new(self.code, std::mem::take(&mut st.stack));
         if sim.step(ins)?.is_some() {
             return Err(self.err("a pattern leaves its code").op(ins.op.name));
@@ -838,6 +859,12 @@ impl<'a> Structurer<'a> {
             }
         }
         st.stack = sim.stack;
+        self.resolve_subscript(st)
+    }
+
+    /// An item of the subject (or of what MATCH_CLASS / MATCH_KEYS gave, 3.10) by a constant index
+    /// on top of the stack becomes that part of the subject.
+    fn resolve_subscript(&self, st: &mut PathState) -> Result<(), DecompileError> {
         // an item of the subject or of what MATCH_CLASS / MATCH_KEYS (3.10) gave, by a constant index
         if let Some(Val::Expr(Expr::Subscript { value, slice, .. })) = st.stack.last() {
             let index = int_of(slice).or_else(|| match slice.as_ref() {
@@ -1047,7 +1074,7 @@ impl<'a> Structurer<'a> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<Option<(Vec<Stmt>, Option<usize>)>, DecompileError> {
-        if self.code.version < PyVersion::V3_10 || stack.len() != base.len() {
+        if self.code.version < PyVersion::V3_10 || stack.len() < base.len() {
             return Ok(None);
         }
         let instrs = self.instrs(b);
@@ -1066,7 +1093,7 @@ impl<'a> Structurer<'a> {
         {
             let mut sim = Sim::new(self.code, stack.to_vec());
             for (k, ins) in rest.iter().enumerate() {
-                if sim.stack.len() == stack.len() + 1
+                if sim.stack.len() == base.len() + 1
                     && matches!(sim.stack.last(), Some(Val::Expr(_)))
                     && sim.check_copies().is_ok()
                 {
@@ -1254,7 +1281,11 @@ impl<'a> Structurer<'a> {
         let mut next = merge;
         if let Some(q) = end_fail {
             // `case _:` leaves a NOP for its line; without it the failure goes on after the match
-            let default = q.1 > 0 && self.instrs(q.0).get(q.1 - 1).is_some_and(|i| i.op.name == "NOP");
+            let default = q.1 > 0
+                && self
+                    .instrs(q.0)
+                    .get(q.1 - 1)
+                    .is_some_and(|i| i.op.name == "NOP");
             if !default && (Some(q.0) == merge || merge.is_none()) {
                 self.resume[q.0] = q.1;
                 self.emitted[q.0] = false;

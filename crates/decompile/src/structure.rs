@@ -151,6 +151,14 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
             }
             strip_tail_continue(orelse);
         }
+        Some(Stmt::Match { cases, .. }) => {
+            for c in cases {
+                strip_tail_continue(&mut c.body);
+                if c.body.is_empty() {
+                    c.body.push(Stmt::Pass);
+                }
+            }
+        }
         _ => {}
     }
 }
@@ -1163,6 +1171,13 @@ impl<'a> Structurer<'a> {
         let mut stack = base.to_vec();
         stack.extend(carry);
         self.visits[start] += 1;
+        // a loop body that starts with a `match`
+        if let Some((mut out, next)) = self.try_match(start, &stack, base, Some(ctx))? {
+            if let Some(n) = next {
+                out.extend(self.region_carry(n, None, base, Vec::new(), Some(ctx))?);
+            }
+            return Ok(out);
+        }
         let (mut out, exit, left) = self.run(start, stack)?;
         match exit {
             Exit::Exit => {}

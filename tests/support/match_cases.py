@@ -23,6 +23,11 @@ class Color:
 NOT_A_CLASS = 42
 
 
+class K:
+    A = "a"
+    B = "b"
+
+
 def m_literals(x):
     match x:
         case 0:
@@ -386,6 +391,74 @@ def m_body_flow(x):
     return r
 
 
+def m_or_as_guard(x):
+    match x:
+        case (1 | 2) as n if n > 1:
+            return ("n", n)
+        case str() | bytes():
+            return "text"
+        case [*_]:
+            return "seq"
+    return "none"
+
+
+def m_mapping_dotted_keys(x):
+    match x:
+        case {K.A: 1, K.B: bb}:
+            return bb
+        case {K.A: [aa, *_]}:
+            return aa
+        case _:
+            return None
+
+
+def m_values_misc(x):
+    match x:
+        case -5:
+            return "minus five"
+        case 1.5 | -2.5:
+            return "floats"
+        case "a" "b":
+            return "ab"
+        case ():
+            return "empty tuple pattern"
+        case _:
+            return "?"
+
+
+def m_subject_expr(d):
+    match d.get("k"), len(d):
+        case (None, 0):
+            return "empty"
+        case (None, n):
+            return ("no k", n)
+        case (v, _):
+            return ("k", v)
+
+
+def m_fallthrough(x):
+    r = []
+    match x:
+        case [a, *rest] if rest:
+            r.append(a)
+        case [a]:
+            r.append(-a)
+        case Point(x=px) if px:
+            r.append(px)
+    r.append(len(r))
+    return r
+
+
+def m_class_nested(x):
+    match x:
+        case Point(x=Point(x=0) | None, y=[_, *_] as ys):
+            return ys
+        case Point(Point(a, b), c):
+            return (a, b, c)
+        case _:
+            return None
+
+
 FUNCTIONS = [
     name for name, value in list(globals().items()) if name.startswith("m_") and callable(value)
 ]
@@ -397,5 +470,6 @@ SUBJECTS = [
     {}, {"a": 1}, {"a": 5, "b": 6}, {"b": 7}, {"k": 1, "z": 2}, {"t": "point", "u": 1},
     {"points": [Point(0, 3), Point(1, 1)]}, {"n": 4},
     Point(0, 0), Point(0, 5), Point(4, 0), Point(1, 1), Point(None, 2), Color.RED, Color.GREEN,
-    "dark", range(3), object(),
+    "dark", range(3), object(), -5, 1.5, -2.5, "ab", (), b"x", {"a": 1, "b": 9}, {"a": [4, 5]},
+    {"k": None}, {"k": 3, "j": 1}, Point(Point(1, 2), 3), Point(Point(0, 1), [1]), Point(None, (7, 8)),
 ]

@@ -36,6 +36,20 @@ enum Path {
 }
 
 impl Path {
+    /// Is this `q` or a part of it?
+    fn is_within(&self, q: &Path) -> bool {
+        let mut p = self;
+        loop {
+            if p == q {
+                return true;
+            }
+            p = match p {
+                Path::Root => return false,
+                Path::Item(b, _) | Path::Star(b) | Path::Key(b, _) | Path::Attr(b, _) => b,
+            };
+        }
+    }
+
     fn sub(&self, f: impl FnOnce(Box<Path>) -> Path) -> Path {
         f(Box::new(self.clone()))
     }
@@ -87,6 +101,22 @@ enum Pred {
     Unpack(Path, usize, Option<usize>),
 }
 
+impl Pred {
+    fn path(&self) -> &Path {
+        match self {
+            Pred::IsSeq(p)
+            | Pred::IsMap(p)
+            | Pred::LenEq(p, _)
+            | Pred::LenGe(p, _)
+            | Pred::Eq(p, _)
+            | Pred::Is(p, _)
+            | Pred::Unpack(p, _, _)
+            | Pred::Class { path: p, .. }
+            | Pred::Keys { path: p, .. } => p,
+        }
+    }
+}
+
 /// What a name was bound to.
 #[derive(Clone, Debug, PartialEq)]
 enum Bound {
@@ -95,6 +125,10 @@ enum Bound {
 }
 
 type Pos = (usize, usize);
+
+/// The statements a match comes out as (those before it in its block, then the match) and the
+/// block where control goes on after it.
+type MatchOut = (Vec<Stmt>, Option<usize>);
 
 #[derive(Clone)]
 struct PathState {
@@ -220,6 +254,37 @@ impl<'a> Structurer<'a> {
             return None;
         }
         Some(p)
+    }
+
+    /// Where an or-pattern's alternative fails over to the next: the part of the subject the next
+    /// alternative copies to test (after the failed one's values are dropped).
+    fn next_alternative(&self, st: &PathState) -> Option<Path> {
+        let mut p = self.norm(st.pos)?;
+        let mut depth = st.stack.len();
+        for _ in 0..10_000 {
+            let ins = self.instr_at(p)?;
+            match ins.op.name {
+                "POP_TOP" => depth = depth.checked_sub(1)?,
+                "NOP" | "NOT_TAKEN" => {}
+                "COPY" | "DUP_TOP" => {
+                    if ins.op.name == "COPY" && ins.arg != Arg::Raw(1) {
+                        return None;
+                    }
+                    let top = st.stack.get(depth.checked_sub(1)?)?;
+                    return match self.abs(st, top) {
+                        Some(Abs::Subj(q)) => Some(q.clone()),
+                        _ => None,
+                    };
+                }
+                _ if ins.op.flow == Flow::Jump => {
+                    p = self.norm((self.succ(p.0, EdgeKind::Jump)?, 0))?;
+                    continue;
+                }
+                _ => return None,
+            }
+            p = self.norm((p.0, p.1 + 1))?;
+        }
+        None
     }
 
     fn mk(&self, st: &mut PathState, a: Abs) -> Val {
@@ -755,6 +820,10 @@ impl<'a> Structurer<'a> {
                                 };
                                 let mut other = st.clone();
                                 other.pos = no;
+                                // the failed alternative's tests say nothing of the next one's
+                                if let Some(q) = self.next_alternative(&other) {
+                                    other.conds.retain(|c| !c.path().is_within(&q));
+                                }
                                 work.push(other);
                                 if !st.conds.contains(&pred) {
                                     st.conds.push(pred);
@@ -763,6 +832,9 @@ impl<'a> Structurer<'a> {
                                 continue;
                             }
                         };
+                        if test.is_ok() && !st.guard.is_empty() {
+                            return Err(self.err("a pattern test after a guard's test"));
+                        }
                         match test {
                             Ok(p) if holds => {
                                 if !st.conds.contains(&p) {
@@ -853,6 +925,9 @@ impl<'a> Structurer<'a> {
                             )
                         }
                     };
+                    if !st.guard.is_empty() {
+                        return Err(self.err("a capture after a guard's test"));
+                    }
                     st.binds.push((name, bound));
                 }
                 _ => return Err(self.err("a statement inside a pattern").op(ins.op.name)),
@@ -1073,7 +1148,11 @@ impl<'a> Structurer<'a> {
         stack: &[Val],
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<Option<(Vec<Stmt>, Option<usize>)>, DecompileError> {
+    ) -> Result<Option<MatchOut>, DecompileError> {
+        // TEMPORARY (measuring the sweep without match support)
+        if std::env::var_os("FRAMEJIT_NO_MATCH").is_some() {
+            return Ok(None);
+        }
         if self.code.version < PyVersion::V3_10 || stack.len() < base.len() {
             return Ok(None);
         }
@@ -1085,7 +1164,7 @@ impl<'a> Structurer<'a> {
         let has_copy = rest.iter().any(|i| {
             i.op.name == "DUP_TOP" || (i.op.name == "COPY" && matches!(i.arg, Arg::Raw(1)))
         });
-        if !has_match_op && !(ends_in_branch && has_copy) {
+        if !(has_match_op || ends_in_branch && has_copy) {
             return Ok(None);
         }
         // where the subject may be complete: one value more than the statement's base
@@ -1128,6 +1207,8 @@ impl<'a> Structurer<'a> {
                 self.visits.clone(),
                 self.emitted.clone(),
                 self.resume.clone(),
+                self.expect_exit_call,
+                self.bottom_test_seen,
             );
             match self.match_from(b, k, subject, base, lp) {
                 Ok((stmt, next)) => {
@@ -1139,7 +1220,13 @@ impl<'a> Structurer<'a> {
                     if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
                         eprintln!("match at block {b} instr {k}: {e}");
                     }
-                    (self.visits, self.emitted, self.resume) = saved;
+                    (
+                        self.visits,
+                        self.emitted,
+                        self.resume,
+                        self.expect_exit_call,
+                        self.bottom_test_seen,
+                    ) = saved;
                     last_err.get_or_insert(e);
                 }
             }
@@ -1474,12 +1561,21 @@ impl Builder<'_> {
         let len_ge = self.take(|c| matches!(c, Pred::LenGe(q, _) if q == p));
         let unpack = self.take(|c| matches!(c, Pred::Unpack(q, _, _) if q == p));
         let (size, star) = match (len_eq, len_ge) {
-            (Some(Pred::LenEq(_, n)), None) => (n, None),
+            (Some(Pred::LenEq(_, n)), None) => {
+                if matches!(unpack, Some(Pred::Unpack(_, _, Some(_)))) {
+                    return Err("a fixed-length sequence pattern unpacked with a star".into());
+                }
+                (n, None)
+            }
             (None, ge) => {
                 let n = match ge {
                     Some(Pred::LenGe(_, n)) => n,
                     _ => 0,
                 };
+                if matches!(unpack, Some(Pred::Unpack(_, _, None))) {
+                    // UNPACK_SEQUENCE raises on a longer sequence where the pattern would not match
+                    return Err("a starred sequence pattern unpacked to a fixed length".into());
+                }
                 let after = match &unpack {
                     Some(Pred::Unpack(_, b, Some(a))) => {
                         if (b + a) as i64 != n {
@@ -1503,7 +1599,7 @@ impl Builder<'_> {
             }
             _ => return Err("a sequence pattern with two length tests".into()),
         };
-        if size < 0 || size > 10_000 {
+        if !(0..=10_000).contains(&size) {
             return Err("a sequence pattern of a length this decompiler does not know".into());
         }
         if let (Some(Pred::Unpack(_, n, None)), None) = (&unpack, star) {

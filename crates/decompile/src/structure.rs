@@ -1047,6 +1047,13 @@ impl<'a> Structurer<'a> {
         // The header itself is part of the body: structure it with the loop context, stopping when
         // control comes back to it.
         self.visits[header] += 1;
+        // a loop whose header starts with a `match`
+        if let Some((mut out, next)) = self.try_match(header, base, base, Some(ctx))? {
+            if let Some(n) = next.filter(|&n| n != header) {
+                out.extend(self.region(n, None, base, Some(ctx))?);
+            }
+            return Ok(out);
+        }
         let (mut out, exit, left) = self.run(header, base.to_vec())?;
         if left.len() != base.len() && !matches!(exit, Exit::Exit) {
             return Err(self.err("a value stays on the stack in a loop header"));

@@ -464,6 +464,14 @@ impl<'a> Structurer<'a> {
                             return Err(self.err("a pattern copies below its subject").op(name));
                         }
                         let v = st.stack[l - n].clone();
+                        // a pattern copies parts of the subject (and constant keys); a copied
+                        // expression (a chained comparison's middle operand) would be evaluated
+                        // twice in any source this could print
+                        if let Val::Expr(e) = &v {
+                            if ph_index(&v).is_none() && !matches!(e, Expr::Constant { .. }) {
+                                return Err(self.err("a pattern copies an expression").op(name));
+                            }
+                        }
                         st.stack.push(v);
                     }
                     "SWAP" | "ROT_TWO" | "ROT_THREE" | "ROT_FOUR" | "ROT_N" => {

@@ -450,9 +450,6 @@ impl<'a> Structurer<'a> {
                                 return Err(self.err("a pattern drops a value it computed"));
                             }
                             if ph_index(&v).is_none() && !st.keys_used.contains(e) {
-                                if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
-                                    eprintln!("pop {e:?} at {pos:?}");
-                                }
                                 return Err(self.err("an expression statement inside a pattern"));
                             }
                         }
@@ -801,9 +798,6 @@ impl<'a> Structurer<'a> {
                         } else {
                             (self.fail_side(jump, depth, fail_depth, fail), None)
                         };
-                        if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
-                            eprintln!("branch {name} at {pos:?} jump={jump:?} depth={depth} F={fail_depth} known={fail:?} jf={jf:?} ff={ff:?}");
-                        }
                         let (go_on, holds) = match (jf, ff) {
                             (Some(q), _) => {
                                 fail = Some(q);
@@ -849,11 +843,8 @@ impl<'a> Structurer<'a> {
                                     st.conds.push(p)
                                 }
                             }
-                            Ok(p) => {
-                                if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
-                                    eprintln!("{p:?} at {pos:?} jf={jf:?} ff={ff:?} {name}");
-                                }
-                                return Err(self.err("a pattern test that matches when it fails"));
+                            Ok(_) => {
+                                return Err(self.err("a pattern test that matches when it fails"))
                             }
                             Err(e) => {
                                 if !st.conds.is_empty() || !st.binds.is_empty() || copying {
@@ -1157,10 +1148,6 @@ impl<'a> Structurer<'a> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<Option<MatchOut>, DecompileError> {
-        // TEMPORARY (measuring the sweep without match support)
-        if std::env::var_os("FRAMEJIT_NO_MATCH").is_some() {
-            return Ok(None);
-        }
         if self.code.version < PyVersion::V3_10 || stack.len() < base.len() {
             return Ok(None);
         }
@@ -1225,9 +1212,6 @@ impl<'a> Structurer<'a> {
                     return Ok(Some((out, next)));
                 }
                 Err(e) => {
-                    if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
-                        eprintln!("match at block {b} instr {k}: {e}");
-                    }
                     (
                         self.visits,
                         self.emitted,
@@ -1284,11 +1268,6 @@ impl<'a> Structurer<'a> {
             if copies {
                 let (stack, table) = fresh(self);
                 let r = self.decode_case(pos, stack, table, d0);
-                if let Err(e) = &r {
-                    if std::env::var_os("FRAMEJIT_MATCH_DEBUG").is_some() {
-                        eprintln!("copying case at {pos:?}: {e}");
-                    }
-                }
                 if let Ok(c) = r {
                     if let Some(q) = c.fail.filter(|&q| q != pos) {
                         pos = q;

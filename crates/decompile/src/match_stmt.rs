@@ -152,6 +152,8 @@ struct Success {
 
 struct CaseOut {
     start: Pos,
+    /// The case ran a MATCH_* or GET_LEN instruction (a test no `if` compiles to).
+    matchy: bool,
     pattern: Pattern,
     guard: Option<Expr>,
     body: Pos,
@@ -386,6 +388,7 @@ impl<'a> Structurer<'a> {
             keys_used: Vec::new(),
         }];
         let mut fail: Option<Pos> = None;
+        let mut matchy = false;
         let mut wins: Vec<Success> = Vec::new();
         let mut seen: Vec<usize> = Vec::new();
         let mut paths = 0;
@@ -492,6 +495,7 @@ impl<'a> Structurer<'a> {
                         }
                     }
                     "MATCH_SEQUENCE" | "MATCH_MAPPING" | "GET_LEN" => {
+                        matchy = true;
                         let top = st.stack.last().cloned().unwrap_or(Val::Null);
                         let p = match self.abs(&st, &top) {
                             Some(Abs::Subj(p)) => p.clone(),
@@ -510,6 +514,7 @@ impl<'a> Structurer<'a> {
                         st.stack.push(v);
                     }
                     "MATCH_KEYS" => {
+                        matchy = true;
                         let l = st.stack.len();
                         if l < 2 + floor {
                             return Err(self.err("MATCH_KEYS without its operands"));
@@ -544,6 +549,7 @@ impl<'a> Structurer<'a> {
                         }
                     }
                     "MATCH_CLASS" => {
+                        matchy = true;
                         let names = self.pop_val(&mut st, floor)?;
                         let cls = self.pop_val(&mut st, floor)?;
                         let subj = self.pop_val(&mut st, floor.saturating_sub(1))?;
@@ -837,6 +843,11 @@ impl<'a> Structurer<'a> {
                         if test.is_ok() && !st.guard.is_empty() {
                             return Err(self.err("a pattern test after a guard's test"));
                         }
+                        // a pattern stores its captures once all its tests passed (a store
+                        // before a test is an assignment expression, not a capture)
+                        if test.is_ok() && !st.binds.is_empty() {
+                            return Err(self.err("a pattern test after a capture"));
+                        }
                         match test {
                             Ok(p) if holds => {
                                 if !st.conds.contains(&p) {
@@ -871,7 +882,9 @@ impl<'a> Structurer<'a> {
                 st.pos = next;
             }
         }
-        self.finish_case(start, wins, fail, seen)
+        let mut out = self.finish_case(start, wins, fail, seen)?;
+        out.matchy = matchy;
+        Ok(out)
     }
 
     /// One instruction run by the expression simulator over the path's stack; stores of symbolic
@@ -1099,6 +1112,7 @@ impl<'a> Structurer<'a> {
         };
         Ok(CaseOut {
             start,
+            matchy: false,
             pattern,
             guard,
             body,
@@ -1321,6 +1335,10 @@ impl<'a> Structurer<'a> {
         }
         if decoded.len() < 2 && end_fail.is_none() {
             return Err(self.err("a single irrefutable case (an assignment)"));
+        }
+        // one case that leaves its subject alone and tests it as `==`/`is` would: an `if`
+        if decoded.len() < 2 && !decoded.iter().any(|c| c.matchy) {
+            return Err(self.err("a single value test (an if statement)"));
         }
         // the bodies must start apart
         for (i, c) in decoded.iter().enumerate() {

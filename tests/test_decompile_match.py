@@ -49,3 +49,46 @@ def test_every_pattern_kind_printed(minor: int) -> None:
     assert "if a < b and b < 10:" in src["m_guard"]
     assert "case _ if isinstance(x, str):" in src["m_guard"]
     assert "case _:" in src["m_guard"]
+
+
+def test_mutated_match_bytecode_gives_errors_not_crashes() -> None:
+    """Match code with instructions swapped for others of the same size: DecompileError (or the
+    decoder's BytecodeError) or source, never a panic or another exception (this interpreter's
+    version)."""
+    import random
+    import sys
+    import types
+
+    sys.path.insert(0, "tests/support")
+    import match_cases
+
+    from framejit import DecompileError, decompile
+    from framejit.bytecode import BytecodeError
+
+    if sys.version_info < (3, 10):
+        pytest.skip("match needs 3.10+")
+    rng = random.Random(1234)
+    replacements = [b"\x01\x00", b"\x09\x00"]  # POP_TOP / NOP on every version 3.10+
+    names = ["COPY", "DUP_TOP", "SWAP", "POP_TOP", "NOP", "UNPACK_SEQUENCE", "ROT_TWO"]
+    import dis
+
+    ops = [dis.opmap[n] for n in names if n in dis.opmap]
+    tried = 0
+    for name in match_cases.FUNCTIONS:
+        code = getattr(match_cases, name).__code__
+        raw = bytearray(code.co_code)
+        for _ in range(20):
+            mutated = bytearray(raw)
+            k = rng.randrange(0, len(raw) // 2) * 2
+            if rng.random() < 0.5:
+                mutated[k : k + 2] = rng.choice(replacements)
+            else:
+                mutated[k] = rng.choice(ops)
+                mutated[k + 1] = rng.randrange(0, 4)
+            fn = types.FunctionType(code.replace(co_code=bytes(mutated)), {})
+            tried += 1
+            try:
+                decompile(fn)
+            except (DecompileError, BytecodeError):
+                pass
+    assert tried > 500

@@ -227,9 +227,9 @@ impl<'a> Structurer<'a> {
         None
     }
 
-    /// Is `start` (reached with `depth` values on the stack) a failure of the case: only pops (and
-    /// jumps) down to `fail_depth`, arriving at `known` (the case's failure point, where one was
-    /// found)? A fall-through arm with no jump only counts where the failure point is known.
+    /// Is `start` (reached with `depth` values on the stack, where a test is false) a failure of
+    /// the case: only pops (and jumps) down to `fail_depth`, arriving at `known` (the case's
+    /// failure point, where one was found)? Returns the failure point.
     fn fail_side(
         &self,
         start: Pos,

@@ -92,3 +92,16 @@ def test_mutated_match_bytecode_gives_errors_not_crashes() -> None:
             except (DecompileError, BytecodeError):
                 pass
     assert tried > 500
+
+
+@pytest.mark.parametrize("minor", MINORS)
+def test_cpython_patma_suite(minor: int) -> None:
+    """CPython's own pattern matching tests, decompiled, behave as the originals (TestTracing
+    compares traced line numbers, which decompiled code does not keep)."""
+    exe = interpreter(minor)
+    report = run_json(exe, "tests/support/match_patma.py")
+    if report["missing"]:
+        pytest.skip("no test.test_patma in this installation")
+    assert report["same"] >= 200, report
+    wrong = [d for d in report["different"] if d[0] != "TestTracing"]
+    assert not wrong, wrong

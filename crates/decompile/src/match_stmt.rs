@@ -1337,7 +1337,14 @@ impl<'a> Structurer<'a> {
             return Err(self.err("a single irrefutable case (an assignment)"));
         }
         // one case that leaves its subject alone and tests it as `==`/`is` would: an `if`
-        if decoded.len() < 2 && !decoded.iter().any(|c| c.matchy) {
+        let plain_test = |c: &CaseOut| {
+            !c.matchy
+                && matches!(
+                    c.pattern,
+                    Pattern::MatchValue { .. } | Pattern::MatchSingleton { .. }
+                )
+        };
+        if decoded.len() < 2 && decoded.iter().all(plain_test) {
             return Err(self.err("a single value test (an if statement)"));
         }
         // the bodies must start apart

@@ -151,15 +151,17 @@ def metadata(fn) -> dict:
     }
 
 
-def compare_function(original, again, cases) -> list:
-    """Differences between two functions' metadata and outcomes, as readable strings."""
+def compare_function(original, again, cases, cases_again=None) -> list:
+    """Differences between two functions' metadata and outcomes, as readable strings. `cases_again`:
+    the same inputs built by the decompiled module (its own classes and enum members)."""
     diffs = []
     m1, m2 = metadata(original), metadata(again)
     for key in m1:
         if m1[key] != m2[key]:
             diffs.append("%s: original %r, decompiled %r" % (key, m1[key], m2[key]))
-    for case in cases:
-        o1, o2 = outcome(original, case), outcome(again, case)
+    for k, case in enumerate(cases):
+        case2 = cases_again[k] if cases_again is not None and k < len(cases_again) else case
+        o1, o2 = outcome(original, case), outcome(again, case2)
         if o1 != o2:
             diffs.append("input %s: original %r, decompiled %r" % (_safe_repr(case), o1, o2))
     return diffs
@@ -257,7 +259,10 @@ def run_module(module, show_source: bool) -> dict:
         if not isinstance(f2, types.FunctionType):
             diffs.append("function %s missing" % name)
             continue
-        diffs.extend("%s: %s" % (name, d) for d in compare_function(f1, f2, cases))
+        # whole-module mode: each module builds its inputs from its own classes (a decompiled
+        # module's Color.RED is not the original's)
+        cases2 = again.get("CASES", {}).get(name)
+        diffs.extend("%s: %s" % (name, d) for d in compare_function(f1, f2, cases, cases2))
     if diffs:
         return dict(record, cls="different", detail=diffs[:8], source=source)
     return dict(record, cls="equal")

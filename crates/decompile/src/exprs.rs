@@ -2240,7 +2240,7 @@ fn not(e: Expr) -> Expr {
 }
 
 /// `not not v` (what TO_BOOL makes of `v`) where only its truth matters: `v`.
-fn truth(e: Expr) -> Expr {
+pub fn truth(e: Expr) -> Expr {
     match e {
         Expr::UnaryOp {
             op: UnaryOp::Not,

@@ -15,6 +15,8 @@ mod inline_comp;
 pub use coroutine::{bare_returns, keep_generator};
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
+#[path = "match_stmt.rs"]
+mod match_stmt;
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
@@ -86,6 +88,9 @@ pub struct Structurer<'a> {
     try_end_stop: Option<(usize, usize)>,
     /// ≤3.10: the block stack's facts (see `legacy_blocks.rs`); `None` for 3.11+.
     legacy: Option<legacy_blocks::Legacy>,
+    /// Instructions to skip at the start of each block: a `match` case body starts where the
+    /// pattern's code before it in the same block ends.
+    resume: Vec<usize>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -230,6 +235,14 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
                 strip_tail_continue(orelse);
             }
         }
+        Some(Stmt::Match { cases, .. }) => {
+            for c in cases {
+                strip_tail_continue(&mut c.body);
+                if c.body.is_empty() {
+                    c.body.push(Stmt::Pass);
+                }
+            }
+        }
         _ => {}
     }
 }
@@ -292,6 +305,7 @@ impl<'a> Structurer<'a> {
             gen_wrapper,
             try_end_stop: None,
             legacy,
+            resume: vec![0; n],
         }
     }
 
@@ -556,18 +570,20 @@ impl<'a> Structurer<'a> {
         }
         let mut sim = Sim::new(self.code, stack);
         let all = self.instrs(b);
+        let resumed = self.resume[b] > 0;
         // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
-        let lead = if skip > 0 {
+        let lead = if skip > 0 && !resumed {
             all.iter().take_while(|i| i.op.name == "NOT_TAKEN").count()
         } else {
             0
         };
-        let skip = skip + lead;
-        if all
-            .iter()
-            .take(skip)
-            .skip(lead)
-            .any(|i| i.op.name != "POP_TOP")
+        let skip = if resumed { self.resume[b] } else { skip + lead };
+        if (!resumed
+            && all
+                .iter()
+                .take(skip)
+                .skip(lead)
+                .any(|i| i.op.name != "POP_TOP"))
             || all.len() < skip
         {
             return Err(self.err("a short-circuit arm that does not start by dropping the value"));
@@ -818,6 +834,17 @@ impl<'a> Structurer<'a> {
                     Some(n) => {
                         b = n;
                         carry = more;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            // `match`: the subject stays on the stack through the cases
+            if let Some((stmts, next)) = self.try_match(b, &stack, base, lp)? {
+                out.extend(stmts);
+                match next {
+                    Some(n) => {
+                        b = n;
                         continue;
                     }
                     None => break,

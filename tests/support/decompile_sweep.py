@@ -1,8 +1,16 @@
 """Decompile every code object of this interpreter's stdlib, compile the output, and compare the
-instruction sequence with the original (ignoring line numbers, NOP/RESUME/CACHE/EXTENDED_ARG and jump
-encoding). Prints one JSON object with the counts and the most common reasons.
+instruction sequence with the original (ignoring line numbers, NOP/RESUME/CACHE/EXTENDED_ARG, jump
+encoding, and a class body's qualified name and first line). Prints one JSON object with the counts
+and the most common reasons.
 
-    python decompile_sweep.py [--limit N]
+Default (the measure of issue 3): each function, class body and module is decompiled on its own and
+compiled again inside a skeleton of the scopes it was compiled in (built from the original code
+objects: an enclosing function for its free variables, a class for `__class__`, the module's
+import-bound names); comprehensions, generator expressions and lambdas are compared through the
+code object whose source holds them. --standalone compiles each output on its own (closures and
+imports then compile differently); --modules decompiles whole modules.
+
+    python decompile_sweep.py [--limit N] [--diffs] [--standalone | --modules]
 """
 
 from __future__ import annotations

@@ -1074,8 +1074,13 @@ impl<'a> Structurer<'a> {
         // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
         let (merge, fall_first) = match self.ipdom[b] {
             Some(m) => (Some(m), true),
-            None if fall <= taken => (Some(taken), true),
-            None => (Some(fall), false),
+            // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
+            // branch, but the arms' other ways still meet
+            None => match self.arms_meet(b, fall, taken, lp) {
+                Some(m) => (Some(m), true),
+                None if fall <= taken => (Some(taken), true),
+                None => (Some(fall), false),
+            },
         };
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
@@ -1109,6 +1114,42 @@ impl<'a> Structurer<'a> {
             });
         }
         Ok(merge.map(|m| (m, Vec::new())))
+    }
+
+    /// The first block after `b` that both arms of its branch reach (not through `b`, nor past
+    /// the enclosing loop's header or exit), where ways out of the code do not count.
+    fn arms_meet(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        let n = self.cfg.blocks.len();
+        let walls: Vec<usize> = lp
+            .map(|c| std::iter::once(c.header).chain(c.exit).collect())
+            .unwrap_or_default();
+        let reach = |start: usize| -> Vec<bool> {
+            let mut seen = vec![false; n];
+            let mut todo = vec![start];
+            while let Some(x) = todo.pop() {
+                if x == b || seen[x] {
+                    continue;
+                }
+                seen[x] = true;
+                if walls.contains(&x) {
+                    continue;
+                }
+                for e in &self.cfg.blocks[x].succs {
+                    if e.kind != EdgeKind::Exception {
+                        todo.push(e.to);
+                    }
+                }
+            }
+            seen
+        };
+        let (rf, rt) = (reach(fall), reach(taken));
+        (b + 1..n).find(|&x| rf[x] && rt[x] && !walls.contains(&x))
     }
 
     /// A chained comparison as a condition: block `b` tested `a op m` with `m` kept (`left` ends with

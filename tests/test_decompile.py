@@ -346,4 +346,5 @@ def test_stdlib_sweep_does_not_regress() -> None:
     report = run_json(sys.executable, "tests/support/decompile_sweep.py")
     stats = report["stats"]
     assert stats["code_objects"] > 70_000
-    assert stats["identical"] >= 35_000, json.dumps(stats)
+    # 3.11.7, 2026-11-21: 72,956 of 78,010 identical (93.5%) in the default (in-context) mode
+    assert stats["identical"] >= 72_000, json.dumps(stats)

@@ -43,6 +43,13 @@ def main() -> None:
         if isinstance(it, Instr) and it.name == "LOAD_CONST" and it.arg == 6.0:
             it.arg = 1.0
     edited = types.FunctionType(bc.to_code(), forward.__globals__, "forward", forward.__defaults__)
+    from framejit import decompile
+
+    source = decompile(forward)
+    print("forward() decompiled from its bytecode:\n\n" + source)
+    namespace: dict = {}
+    exec(compile(source, "<decompiled>", "exec"), namespace)
+    print(f"decompiled forward, run: {namespace['forward'](x, weight, bias)}")
     print(f"original forward: {forward(x, weight, bias)}")
     print(f"edited forward:   {edited(x, weight, bias)}   (ceiling 6.0 -> 1.0 in the bytecode)")
 
@@ -96,6 +103,20 @@ def cross_version() -> None:
 
         same = dump_pyc(pyc, rebuild(pyc.code)) == open(out, "rb").read()
         print(f"every code object decoded and re-assembled, .pyc written back: byte-identical = {same}")
+
+        # and back to source, from 3.8's bytecode, on this interpreter
+        from framejit import DecompileError, decompile
+
+        try:
+            # the whole module, so that forward() gets its defaults (MAKE_FUNCTION is the module's)
+            lines = decompile(pyc.code).splitlines()
+            start = next(k for k, line in enumerate(lines) if line.startswith("def forward("))
+            end = next((k for k in range(start + 1, len(lines)) if lines[k] and not lines[k][0].isspace()), len(lines))
+            print("\nforward() decompiled from the 3.8 .pyc:\n\n" + "\n".join(lines[start:end]).rstrip())
+        except (DecompileError, StopIteration) as e:
+            # (the defaults are the module's, so the function's own code object shows none)
+            print(f"\n(the 3.8 module as a whole is refused: {e})\nforward()'s code object decompiled "
+                  "from the 3.8 .pyc:\n\n" + decompile(fwd))
 
 
 if __name__ == "__main__":

@@ -348,3 +348,32 @@ def test_stdlib_sweep_does_not_regress() -> None:
     assert stats["code_objects"] > 70_000
     # 3.11.7, 2026-11-21: 72,956 of 78,010 identical (93.5%) in the default (in-context) mode
     assert stats["identical"] >= 72_000, json.dumps(stats)
+
+
+def test_private_method_names_in_class_bodies() -> None:
+    """`def __f` in class C is stored as `_C__f`: the def keeps its own name (no function-as-value)."""
+    src = (
+        "class _P:\n"
+        "    def __init__(self, n):\n"
+        "        self.__n = n\n"
+        "    def __setup(self):\n"
+        "        return self.__n * 2\n"
+        "    def get(self):\n"
+        "        return self.__setup()\n"
+    )
+    code = compile(src, "<private>", "exec")
+    out = decompile(code)
+    assert "def __setup(self):" in out, out
+    ns: dict = {}
+    exec(compile(out, "<decompiled>", "exec"), ns)
+    assert ns["_P"](21).get() == 42
+    again = compile(out, "<private>", "exec")
+    assert [normalized(c) for c in _tree(code)] == [normalized(c) for c in _tree(again)]
+
+
+def _tree(code: types.CodeType) -> list:
+    out = [code]
+    for k in code.co_consts:
+        if isinstance(k, types.CodeType):
+            out.extend(_tree(k))
+    return out

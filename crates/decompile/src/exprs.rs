@@ -438,7 +438,9 @@ impl<'a> Sim<'a> {
                     Some(Const::Code(c)) => c,
                     _ => return Err(self.err(ins, "MAKE_FUNCTION of a constant that is not code")),
                 };
-                let same_name = matches!(&target, Expr::Name { id, .. } if *id == code.name);
+                // (in a class body a private name is stored mangled: `def __f` stores `_C__f`)
+                let mangled = mangle(&self.code.name, &code.name);
+                let same_name = matches!(&target, Expr::Name { id, .. } if *id == code.name || Some(id) == mangled.as_ref());
                 if same_name {
                     let def = crate::function_def(code, &f)
                         .map_err(|e| self.err(ins, format!("in {}: {}", code.name, e.message)))?;
@@ -2232,6 +2234,13 @@ pub const COLLECT: &str = "\u{0}collect";
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
 
 /// The last arguments are keyword arguments named by `names`: split them off as keywords.
+/// A private name (`__x`, not `__x__`) as the compiler stores it inside class `class`: `_class__x`.
+fn mangle(class: &str, name: &str) -> Option<String> {
+    let stripped = class.trim_start_matches('_');
+    let private = name.starts_with("__") && !name.ends_with("__") && !name.contains('.');
+    (private && !stripped.is_empty()).then(|| format!("_{stripped}{name}"))
+}
+
 fn not(e: Expr) -> Expr {
     Expr::UnaryOp {
         op: UnaryOp::Not,

@@ -1436,25 +1436,32 @@ impl<'a> Sim<'a> {
                 }
                 self.push(Expr::JoinedStr { values });
             }
-            "COPY" | "DUP_TOP" => {
-                let n = if name == "DUP_TOP" { 1 } else { raw as usize };
+            "COPY" | "DUP_TOP" | "DUP_TOP_TWO" => {
+                // DUP_TOP_TWO (≤3.10 `a[i] += x`) is COPY 2 twice, as 3.11+ write it
+                let (n, times) = match name {
+                    "DUP_TOP" => (1, 1),
+                    "DUP_TOP_TWO" => (2, 2),
+                    _ => (raw as usize, 1),
+                };
                 if n == 0 {
                     return Err(self.err(ins, "COPY 0"));
                 }
-                let i = self
-                    .stack
-                    .len()
-                    .checked_sub(n)
-                    .ok_or_else(|| self.err(ins, "stack underflow"))?;
-                let v = self.stack[i].clone();
-                if let Val::Expr(e) = &v {
-                    if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }) {
-                        self.impure_copies.push(e.clone());
+                for _ in 0..times {
+                    let i = self
+                        .stack
+                        .len()
+                        .checked_sub(n)
+                        .ok_or_else(|| self.err(ins, "stack underflow"))?;
+                    let v = self.stack[i].clone();
+                    if let Val::Expr(e) = &v {
+                        if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }) {
+                            self.impure_copies.push(e.clone());
+                        }
+                    } else if !matches!(v, Val::Null) {
+                        return Err(self.err(ins, format!("copies {v:?}")));
                     }
-                } else if !matches!(v, Val::Null) {
-                    return Err(self.err(ins, format!("copies {v:?}")));
+                    self.stack.push(v);
                 }
-                self.stack.push(v);
                 if name == "COPY" && raw == 2 && prev == ("SWAP", 2) {
                     self.mark_chain();
                 }

@@ -379,23 +379,8 @@ impl<'a> Structurer<'a> {
             (fall, taken, fall_test(test.clone(), jump_if))
         };
         let leaves =
-            Some(leave) == ctx.exit || ctx.exit.is_some_and(|e| self.same_exit_tail(leave, e));
+            Some(leave) == ctx.exit || ctx.exit.is_some_and(|e| self.same_exit_copy(leave, e));
         back(stay) && leaves && stay_test == *cond
-    }
-
-    /// Blocks `a` and `b` are copies of one `return` (3.11+ duplicates small exit blocks so that
-    /// each jump to them becomes its own copy): the same instructions, ending the code.
-    fn same_exit_tail(&self, a: usize, b: usize) -> bool {
-        let ia = self.instrs(a);
-        let ib = self.instrs(b);
-        let ends = ia
-            .last()
-            .is_some_and(|i| matches!(i.op.name, "RETURN_VALUE" | "RETURN_CONST"));
-        ends && ia.len() == ib.len()
-            && ia
-                .iter()
-                .zip(&ib)
-                .all(|(x, y)| x.op.name == y.op.name && x.arg == y.arg)
     }
 
     /// Run block `b` from `stack`; its statements, how it ends, and the stack left.
@@ -1238,7 +1223,7 @@ impl<'a> Structurer<'a> {
 
     /// Block `a` from its `skip`-th instruction is a copy of block `b`: the same instructions, going
     /// to the same places (3.12+ copy small blocks into each jump to them).
-    fn copy_of_block(&self, a: usize, skip: usize, b: usize) -> bool {
+    pub(super) fn copy_of_block(&self, a: usize, skip: usize, b: usize) -> bool {
         let ia = self.instrs(a);
         let ib = self.instrs(b);
         if ia.len() < skip || ia.len() - skip != ib.len() {

@@ -154,13 +154,7 @@ impl Structurer<'_> {
                 .iter()
                 .all(|e| e.kind == EdgeKind::Exception)
         };
-        let (a, b) = (self.instrs(x), self.instrs(y));
-        exits(x)
-            && exits(y)
-            && a.len() == b.len()
-            && a.iter()
-                .zip(&b)
-                .all(|(i, j)| i.op.name == j.op.name && i.arg == j.arg)
+        exits(x) && exits(y) && self.copy_of_block(x, 0, y)
     }
 
     /// Does block `b` start an await / yield-from loop (its first instruction is SEND)?

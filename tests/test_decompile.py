@@ -316,6 +316,8 @@ def test_error_names_code_object_and_opcode() -> None:
         decompile(types.SimpleNamespace(**attrs))
     e = ei.value
     assert e.code_name and "coro" in e.code_name and str(e)
+    # the message names the bytecode offset (as dis shows it) and the opcode
+    assert "offset 0 (POP_TOP)" in str(e), str(e)
 
 
 def test_mutated_bytecode_gives_errors_not_crashes() -> None:

@@ -55,6 +55,9 @@ pub struct CodeInput {
     /// Temporaries the decompiler has named in this code object so far (`_tmp1`, ...): blocks are
     /// decompiled one by one, and a temporary must not be reused while another still holds a value.
     pub temps: std::cell::Cell<usize>,
+    /// Per item of `bytecode.items`: the byte offset of the instruction (after its EXTENDED_ARG
+    /// prefixes, as `dis` shows it), for error messages.
+    pub offsets: Vec<u32>,
 }
 
 /// The parts of a code object, as its attributes give them.
@@ -95,6 +98,7 @@ impl CodeInput {
     /// Decode `parts` as bytecode of `version`.
     pub fn new(version: PyVersion, parts: CodeParts<'_>) -> Result<CodeInput, BytecodeError> {
         let bytecode = decode(version, parts.tables)?;
+        let offsets = item_offsets(&bytecode);
         Ok(CodeInput {
             version,
             bytecode,
@@ -112,6 +116,7 @@ impl CodeInput {
             cellvars: parts.cellvars,
             freevars: parts.freevars,
             temps: std::cell::Cell::new(0),
+            offsets,
         })
     }
 
@@ -193,4 +198,21 @@ mod tests {
         assert_eq!(old.deref_name(2), Some("d"));
         assert_eq!(new.consts[1].as_text().as_deref(), Some("é"));
     }
+}
+
+/// The byte offset of each instruction item as decoded (labels and exception markers take none).
+fn item_offsets(bytecode: &Bytecode) -> Vec<u32> {
+    let mut out = Vec::with_capacity(bytecode.items.len());
+    let mut at: u32 = 0;
+    for item in &bytecode.items {
+        match item {
+            framejit_bytecode::Item::Instr(ins) => {
+                let own = at + 2 * u32::from(ins.pad);
+                out.push(own);
+                at = own + 2 * (1 + u32::from(ins.op.caches));
+            }
+            _ => out.push(at),
+        }
+    }
+    out
 }

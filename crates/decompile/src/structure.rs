@@ -577,7 +577,17 @@ impl<'a> Structurer<'a> {
         let mut exit = Exit::Flow;
         for (k, ins) in instrs.iter().enumerate() {
             sim.next_op = instrs.get(k + 1).map(|i| i.op.name);
-            if let Some(e) = sim.step(ins)? {
+            let stepped = sim.step(ins).map_err(|e| match e.offset {
+                None => {
+                    let item = self.cfg.blocks[b].instrs.get(skip + k).copied();
+                    match item.and_then(|i| self.code.offsets.get(i)) {
+                        Some(&o) => e.at(o),
+                        None => e,
+                    }
+                }
+                Some(_) => e,
+            })?;
+            if let Some(e) = stepped {
                 exit = e;
                 if k + 1 != instrs.len() {
                     return Err(self.err("a block goes on after its exit").op(ins.op.name));

@@ -317,60 +317,27 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     }
 }
 
-/// Remove `return None` where control would end anyway: as the last statement, and as the last
-/// statement of the arms of a final `if` (CPython copies the implicit return into each arm).
+/// Remove `return None` where control would end anyway: as the last statement, and at the ends of
+/// the ways through a final `if`/`try` (CPython copies the implicit return into each; a `match`
+/// case keeps its copy, which recompiles to the same jumps).
 fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
     use ast::{Constant, Expr, Stmt};
-    match body.last_mut() {
-        Some(Stmt::Return { value: None })
-        | Some(Stmt::Return {
-            value:
-                Some(Expr::Constant {
-                    value: Constant::None,
-                    ..
-                }),
-        }) => {
-            body.pop();
-            // an `if` (or try) just before it whose arms end with a copy of the same return
-            if matches!(body.last(), Some(Stmt::If { .. } | Stmt::Try { .. })) {
-                drop_tail_return(body);
-            }
-        }
-        Some(Stmt::If {
-            body: then, orelse, ..
-        }) => {
-            drop_tail_return(then);
-            if then.is_empty() {
-                then.push(Stmt::Pass);
-            }
-            drop_tail_return(orelse);
-        }
-        // the same for a try statement that ends the code (3.12+ copy the ending into each way out)
-        Some(Stmt::Try {
-            body: tbody,
-            handlers,
-            orelse,
-            finalbody,
-        }) if finalbody.is_empty() => {
-            // (the body's own ending only without `else:`, which it would otherwise run)
-            let body_too = orelse.is_empty();
-            for part in std::iter::once(&mut *tbody)
-                .filter(|_| body_too)
-                .chain(handlers.iter_mut().map(|h| &mut h.body))
-                .chain(std::iter::once(&mut *orelse))
-            {
-                let had = !part.is_empty();
-                drop_tail_return(part);
-                if had && part.is_empty() {
-                    part.push(Stmt::Pass);
-                }
-            }
-            if orelse.len() == 1 && matches!(orelse[0], Stmt::Pass) {
-                orelse.clear();
-            }
-        }
-        _ => {}
-    }
+    structure::strip_tail(
+        body,
+        &|s| {
+            matches!(
+                s,
+                Stmt::Return { value: None }
+                    | Stmt::Return {
+                        value: Some(Expr::Constant {
+                            value: Constant::None,
+                            ..
+                        }),
+                    }
+            )
+        },
+        false,
+    );
 }
 
 /// An annotation as written: under `from __future__ import annotations` (CO_FUTURE_ANNOTATIONS) the

@@ -197,23 +197,43 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
     true
 }
 
-/// Drop a `continue` that ends a loop body, or the arms of a final `if` (control goes back to the
-/// loop header there anyway), and an `else` left empty by it.
+/// Drop a `continue` that ends a loop body, or the arms of a final `if`/`try`/`match` (control goes
+/// back to the loop header there anyway).
 fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
+    strip_tail(stmts, &|s| matches!(s, Stmt::Continue), true);
+}
+
+/// Drop the statement `redundant` says adds nothing where it ends the code (`continue` at the end of
+/// a loop body, `return None` at the end of a function): at the end of `stmts`, and at the ends of
+/// the ways through a final `if`, `try` (without `finally`) or (`into_match`) `match`, into which the
+/// compiler copies it. An arm left empty gets `pass`; an `else` left empty goes.
+pub(crate) fn strip_tail(
+    stmts: &mut Vec<Stmt>,
+    redundant: &dyn Fn(&Stmt) -> bool,
+    into_match: bool,
+) {
+    let strip_arm = |arm: &mut Vec<Stmt>| {
+        let had = !arm.is_empty();
+        strip_tail(arm, redundant, into_match);
+        if had && arm.is_empty() {
+            arm.push(Stmt::Pass);
+        }
+    };
     match stmts.last_mut() {
-        Some(Stmt::Continue) => {
+        Some(s) if redundant(s) => {
             stmts.pop();
-        }
-        Some(Stmt::If {
-            body: then, orelse, ..
-        }) => {
-            strip_tail_continue(then);
-            if then.is_empty() {
-                then.push(Stmt::Pass);
+            // what is now last may end in its own copy
+            if matches!(
+                stmts.last(),
+                Some(Stmt::If { .. } | Stmt::Try { .. } | Stmt::Match { .. })
+            ) {
+                strip_tail(stmts, redundant, into_match);
             }
-            strip_tail_continue(orelse);
         }
-        // the end of each except clause (and of the else, or the body without one)
+        Some(Stmt::If { body, orelse, .. }) => {
+            strip_arm(body);
+            strip_tail(orelse, redundant, into_match);
+        }
         Some(Stmt::Try {
             body,
             handlers,
@@ -221,26 +241,18 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
             finalbody,
         }) if finalbody.is_empty() => {
             for h in handlers.iter_mut() {
-                strip_tail_continue(&mut h.body);
-                if h.body.is_empty() {
-                    h.body.push(Stmt::Pass);
-                }
+                strip_arm(&mut h.body);
             }
+            // (the body's own ending only without `else:`, which it would otherwise run)
             if orelse.is_empty() {
-                strip_tail_continue(body);
-                if body.is_empty() {
-                    body.push(Stmt::Pass);
-                }
+                strip_arm(body);
             } else {
-                strip_tail_continue(orelse);
+                strip_tail(orelse, redundant, into_match);
             }
         }
-        Some(Stmt::Match { cases, .. }) => {
+        Some(Stmt::Match { cases, .. }) if into_match => {
             for c in cases {
-                strip_tail_continue(&mut c.body);
-                if c.body.is_empty() {
-                    c.body.push(Stmt::Pass);
-                }
+                strip_arm(&mut c.body);
             }
         }
         _ => {}

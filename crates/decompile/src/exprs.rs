@@ -11,6 +11,7 @@ use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod py312;
+mod spill;
 
 pub mod awaits;
 
@@ -153,6 +154,9 @@ pub struct Sim<'a> {
     prev: (&'static str, u32),
     /// The first store of a 3.13+ STORE_FAST_STORE_FAST is running: another store follows.
     pair_store: bool,
+    /// Spill mode: values below this depth belong to the structurer (a statement's base, which
+    /// later blocks start from again) and are never put into temporaries here.
+    pub spill_floor: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -277,12 +281,14 @@ impl<'a> Sim<'a> {
             pair_store: false,
             next_op: None,
             value_under_except: false,
+            spill_floor: 0,
         }
         .entered()
     }
 
     fn entered(mut self) -> Self {
         self.entry_len = self.stack.len();
+        self.spill_floor = self.stack.len();
         self
     }
 
@@ -782,22 +788,7 @@ impl<'a> Sim<'a> {
 
     /// A local name for a temporary that no name of the code object uses.
     fn fresh_temp(&self) -> String {
-        loop {
-            let k = self.code.temps.get() + 1;
-            self.code.temps.set(k);
-            let n = format!("_tmp{k}");
-            let used = self
-                .code
-                .varnames
-                .iter()
-                .chain(&self.code.names)
-                .chain(&self.code.cellvars)
-                .chain(&self.code.freevars)
-                .any(|v| *v == n);
-            if !used {
-                return n;
-            }
-        }
+        self.code.fresh_temp()
     }
 
     /// `name = None` before `del name`: the compiler's unbinding of `except ... as name` (the
@@ -1031,6 +1022,16 @@ impl<'a> Sim<'a> {
 
     /// Execute one instruction. Returns the block exit when the instruction ends the block.
     pub fn step(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
+        if !self.spilling() {
+            return self.step_one(ins);
+        }
+        let (made, before) = (self.out.len(), self.stack.len());
+        let exit = self.step_one(ins)?;
+        self.spill_before(ins, made, before.min(self.stack.len()));
+        Ok(exit)
+    }
+
+    fn step_one(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
         let raw = match ins.arg {
             Arg::Raw(a) => a,
             Arg::Jump(_) => 0,
@@ -1176,6 +1177,7 @@ impl<'a> Sim<'a> {
                 // depth 1: a display built item by item (large dict literals); deeper: what a
                 // comprehension collects, under its loop's iterator
                 if raw == 1 {
+                    let spilling = self.spilling();
                     match (self.stack.last_mut(), name) {
                         (Some(Val::Expr(Expr::Dict { keys, values })), "MAP_ADD") => {
                             let mut args = args.into_iter();
@@ -1186,6 +1188,20 @@ impl<'a> Sim<'a> {
                         (Some(Val::Expr(Expr::List { elts, .. })), "LIST_APPEND")
                         | (Some(Val::Expr(Expr::Set { elts })), "SET_ADD") => {
                             elts.extend(args);
+                            return Ok(None);
+                        }
+                        (Some(Val::Expr(_)), "LIST_APPEND" | "SET_ADD") if spilling => {
+                            let method = if name == "LIST_APPEND" {
+                                "append"
+                            } else {
+                                "add"
+                            };
+                            let idx = self.stack.len() - 1;
+                            let arg = args
+                                .into_iter()
+                                .next()
+                                .ok_or_else(|| self.err(ins, "nothing to add"))?;
+                            self.update_in_place(ins, idx, method, arg)?;
                             return Ok(None);
                         }
                         _ => return Err(self.err(ins, "adds to something that is not a display")),
@@ -1254,6 +1270,7 @@ impl<'a> Sim<'a> {
                     .len()
                     .checked_sub(raw as usize)
                     .ok_or_else(|| self.err(ins, "stack underflow"))?;
+                let spilling = self.spilling();
                 match self.stack.get_mut(idx) {
                     Some(Val::Expr(Expr::Dict { keys, values })) => match items {
                         Expr::Dict { keys: k, values: v } => {
@@ -1265,6 +1282,9 @@ impl<'a> Sim<'a> {
                             values.push(other);
                         }
                     },
+                    Some(Val::Expr(_)) if spilling && name == "DICT_UPDATE" => {
+                        self.update_in_place(ins, idx, "update", items)?;
+                    }
                     _ => return Err(self.err(ins, "merges into something that is not a dict")),
                 }
             }
@@ -1452,6 +1472,11 @@ impl<'a> Sim<'a> {
                         .len()
                         .checked_sub(n)
                         .ok_or_else(|| self.err(ins, "stack underflow"))?;
+                    // spill mode: both copies are one object (generated code changes it in place)
+                    let impure = matches!(&self.stack[i], Val::Expr(e) if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }));
+                    if impure && self.spilling() && i >= self.spill_floor {
+                        self.spill_from(0);
+                    }
                     let v = self.stack[i].clone();
                     if let Val::Expr(e) = &v {
                         if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }) {
@@ -1898,6 +1923,7 @@ impl<'a> Sim<'a> {
             }
             "LIST_EXTEND" | "SET_UPDATE" => {
                 let items = self.pop_expr(ins)?;
+                let items_value = items.clone();
                 let idx = self
                     .stack
                     .len()
@@ -1918,9 +1944,18 @@ impl<'a> Sim<'a> {
                         ctx: ExprContext::Load,
                     }],
                 };
+                let spilling = self.spilling();
                 match self.stack.get_mut(idx) {
                     Some(Val::Expr(Expr::List { elts, .. }))
                     | Some(Val::Expr(Expr::Set { elts })) => elts.extend(spread),
+                    _ if spilling => {
+                        let method = if name == "LIST_EXTEND" {
+                            "extend"
+                        } else {
+                            "update"
+                        };
+                        self.update_in_place(ins, idx, method, items_value)?;
+                    }
                     _ => return Err(self.err(ins, "extends something that is not a list or set")),
                 }
             }

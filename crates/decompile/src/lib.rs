@@ -21,7 +21,7 @@ pub use input::{CodeInput, CodeParts, Const};
 
 /// The statements of a code object's body.
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
-    let mut body = structure::Structurer::new(code).module()?;
+    let mut body = structure::Structurer::statements(code)?;
     if code.flags & input::flags::OPTIMIZED == 0 {
         fold_module_returns(&mut body);
     }
@@ -473,7 +473,7 @@ pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError>
 /// A class statement from its body's code object and the `__build_class__` call.
 pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
     use ast::{Constant, Expr, Stmt};
-    let mut body = structure::Structurer::new(code).module()?;
+    let mut body = structure::Structurer::statements(code)?;
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     fold_annotations(
@@ -544,7 +544,7 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
 /// A comprehension's code object (3.8-3.11: a function called on the first iterator) as the
 /// comprehension expression, `outer` being the iterable of its first `for`.
 pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, DecompileError> {
-    let body = structure::Structurer::new(code).module()?;
+    let body = structure::Structurer::statements(code)?;
     fold_comprehension(code, &body, Some(outer), &code.name)
 }
 
@@ -679,7 +679,7 @@ pub(crate) fn fold_comprehension(
 
 /// A lambda's code object as a `lambda` expression.
 pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, DecompileError> {
-    let body = structure::Structurer::new(code).module()?;
+    let body = structure::Structurer::statements(code)?;
     let value = match body.as_slice() {
         [ast::Stmt::Return { value: Some(v) }] => v.clone(),
         _ => {

@@ -17,6 +17,7 @@ pub use coroutine::{bare_returns, keep_generator};
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
 mod match_stmt;
+mod spill_branch;
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
 /// test must repeat to end the body.
@@ -57,6 +58,14 @@ pub struct Structurer<'a> {
     bottom_test_seen: bool,
     /// Blocks structured so far, all attempts included: a budget that keeps any input from running long.
     work: usize,
+    /// Spill mode: the base depth of the statement whose block runs next (its values stay put).
+    spill_base: Option<usize>,
+    /// What the last region left on the stack above its base where it reached its stop (`None`
+    /// where it ended otherwise): the value an `if`'s arms each compute in generated code.
+    stop_carry: Option<Vec<Val>>,
+    /// Spill mode: values kept across the branch `branch_to` structures next, which its arms start
+    /// with over the statement's base.
+    arms_carry: Vec<Val>,
     /// The stack depth at each block's entry (from the assembler's stack walk), where known.
     entry_depth: Vec<Option<u32>>,
     /// Handler blocks whose ranges are being structured (blocks they cover may be run), as block
@@ -313,6 +322,9 @@ impl<'a> Structurer<'a> {
             visits: vec![0; n],
             bottom_test_seen: false,
             work: 0,
+            spill_base: None,
+            stop_carry: None,
+            arms_carry: Vec::new(),
             emitted: vec![false; n],
             gen_wrapper,
             try_end_stop: None,
@@ -566,6 +578,9 @@ impl<'a> Structurer<'a> {
             return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
         }
         let mut sim = Sim::new(self.code, stack);
+        if let Some(base) = self.spill_base.take() {
+            sim.spill_floor = base.min(sim.spill_floor);
+        }
         let all = self.instrs(b);
         let resumed = self.resume[b] > 0;
         // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
@@ -608,6 +623,31 @@ impl<'a> Structurer<'a> {
         }
         sim.check_copies()?;
         Ok((sim.out, exit, sim.stack))
+    }
+
+    /// The statements of `code`'s body. Where the first attempt refuses, a second one puts values
+    /// kept on the stack across statements into temporaries (bytecode a program generated, such
+    /// as `torch.compile`'s); its error is the first attempt's when that fails too.
+    pub fn statements(code: &'a CodeInput) -> Result<Vec<Stmt>, DecompileError> {
+        let temps = code.temps.get();
+        let first = Structurer::new(code).module();
+        let Err(e) = first else { return first };
+        if code.spill.get() {
+            return Err(e);
+        }
+        code.temps.set(temps);
+        code.spill.set(true);
+        let second = Structurer::new(code).module();
+        code.spill.set(false);
+        if second.is_err() {
+            code.temps.set(temps);
+        }
+        if let Err(e2) = &second {
+            if std::env::var_os("FRAMEJIT_SPILL_DEBUG").is_some() {
+                eprintln!("spill mode: {e2}");
+            }
+        }
+        second.map_err(|_| e)
     }
 
     /// The whole code object.
@@ -663,7 +703,7 @@ impl<'a> Structurer<'a> {
     }
 
     /// [`Self::region`] whose first block starts with `carry` over `base`.
-    fn region_carry(
+    pub(super) fn region_carry(
         &mut self,
         start: usize,
         stop: Option<usize>,
@@ -691,8 +731,10 @@ impl<'a> Structurer<'a> {
         // The whole stack for the next block where an await goes on across blocks with values
         // under the statement's base moved (a `return` inside `async with` swaps past __exit__).
         let mut whole: Option<Vec<Val>> = None;
+        let mut reached: Option<Vec<Val>> = None;
         loop {
             if Some(b) == stop {
+                reached = Some(std::mem::take(&mut carry));
                 break;
             }
             // A try body ends at the first block its handler does not cover, except a `return`,
@@ -857,6 +899,7 @@ impl<'a> Structurer<'a> {
                     None => break,
                 }
             }
+            self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
             // an inlined comprehension's setup or end: its saved locals stay on the stack
             let comp_setup = self.comp_setup_or_end(b, &left, base.len(), stmts.is_empty());
@@ -934,7 +977,10 @@ impl<'a> Structurer<'a> {
                         let after_send = self.instrs(b).last().map(|i| i.op.name)
                             == Some("END_SEND")
                             && next.is_some_and(|n| self.cfg.blocks[n].preds == [b]);
+                        // spill mode: an `if` arm of generated code ends with values for after the merge
+                        let to_stop = self.code.spill.get() && next.is_some() && next == stop;
                         if !leaves_try
+                            && !to_stop
                             && !comp_setup
                             && !straight
                             && !into_send
@@ -974,7 +1020,32 @@ impl<'a> Structurer<'a> {
                             None => break,
                         }
                     }
-                    if keep || copy || self.merges_deeper(b, left.len()) {
+                    let spill = self.code.spill.get() && !keep && !copy;
+                    let deeper = self.merges_deeper(b, left.len());
+                    if deeper && spill {
+                        // generated code: arms that make statements as well as a value
+                        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+                        match self.branch_expr(b, test.clone(), jump_if, false, false, left.clone())
+                        {
+                            Ok((stack, merge)) if stack.len() >= base.len() => {
+                                carry = self.above(&stack, base)?;
+                                b = merge;
+                                continue;
+                            }
+                            _ => (self.visits, self.emitted, self.work) = saved,
+                        }
+                    }
+                    if spill && (deeper || left.len() != base.len()) {
+                        match self.branch_spilled(b, base, lp, test, jump_if, left, &mut out)? {
+                            Some((m, more)) => {
+                                b = m;
+                                carry = more;
+                                continue;
+                            }
+                            None => break,
+                        }
+                    }
+                    if keep || copy || deeper {
                         // `a and b`, `a or b`, `x if c else y`: the arms compute a value
                         let (stack, merge) =
                             self.branch_expr(b, test, jump_if, keep, copy, left)?;
@@ -1005,6 +1076,7 @@ impl<'a> Structurer<'a> {
                 }
             }
         }
+        self.stop_carry = reached;
         Ok(out)
     }
 
@@ -1054,17 +1126,24 @@ impl<'a> Structurer<'a> {
             taken,
             members,
         } = cond;
+        let kept = std::mem::take(&mut self.arms_carry);
         // `if a and b:`, `if not (a or b):`...: test blocks that only decide between the same two
         // targets fold into one condition
-        let (test, jump_if, fall, taken) =
-            self.compound_test(members, base, test, jump_if, fall, taken, lp);
+        let (test, jump_if, fall, taken) = if kept.is_empty() {
+            self.compound_test(members, base, test, jump_if, fall, taken, lp)
+        } else {
+            (test, jump_if, fall, taken)
+        };
         // A bottom test repeating the `while` guard ends the body.
         if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
+            if !kept.is_empty() {
+                return Err(self.err("a loop's bottom test with values kept on the stack"));
+            }
             self.bottom_test_seen = true;
             return Ok(None);
         }
         // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
-        if self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
+        if kept.is_empty() && self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
             let saved = (self.visits.clone(), self.emitted.clone());
             let enter = fall_test(test.clone(), jump_if);
             let attempt = self.loop_stmt(fall, base.to_vec(), Some((enter, taken)));
@@ -1092,11 +1171,14 @@ impl<'a> Structurer<'a> {
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
         let open = self.try_body.last().copied();
-        let then = self.arm(fall, merge, base, lp)?;
+        let mut then = self.arm_carry(fall, merge, base, kept.clone(), lp)?;
+        let then_carry = self.stop_carry.take();
         // (≤3.10: the body arm reached the try body's end: the other arm is not followed by what
         // comes after the if, it ends by leaving)
         let merge = self.legacy_arm_left(open, merge);
-        let mut orelse = self.arm(taken, merge, base, lp)?;
+        let mut orelse = self.arm_carry(taken, merge, base, kept, lp)?;
+        let else_carry = self.stop_carry.take();
+        let carry = self.merge_arm_values(then_carry, else_carry, &mut then, &mut orelse)?;
         let tail = self.legacy_flatten_if(merge, &then, &mut orelse);
         let test = fall_test(test, jump_if);
         if !tail.is_empty() {
@@ -1120,7 +1202,7 @@ impl<'a> Structurer<'a> {
                 orelse,
             });
         }
-        Ok(merge.map(|m| (m, Vec::new())))
+        Ok(merge.map(|m| (m, carry)))
     }
 
     /// The first block after `b` that both arms of its branch reach (not through `b`, nor past

@@ -229,8 +229,7 @@ impl Sim<'_> {
                 "an __annotate__ function of a shape this decompiler does not know",
             )
         };
-        let body = crate::structure::Structurer::new(code)
-            .module()
+        let body = crate::structure::Structurer::statements(code)
             .map_err(|e| self.err(ins, format!("__annotate__: {}", e.message)))?;
         let format = code.varnames.first().ok_or_else(bad)?;
         let guard_ok = |s: &Stmt| match s {

@@ -117,8 +117,21 @@ impl Structurer<'_> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
+        self.arm_carry(start, merge, base, Vec::new(), lp)
+    }
+
+    /// [`Self::arm`] whose first block starts with `carry` over `base` (spill mode: values kept
+    /// across the branch).
+    pub(super) fn arm_carry(
+        &mut self,
+        start: usize,
+        merge: Option<usize>,
+        base: &[Val],
+        carry: Vec<Val>,
+        lp: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
         let saved = self.try_end_stop.take();
-        let out = self.region(start, merge, base, lp)?;
+        let out = self.region_carry(start, merge, base, carry, lp)?;
         // (a stop in a try nested in the arm is that try's business)
         if let Some((depth, x)) = self.try_end_stop {
             let at_merge = merge.is_some_and(|m| m == x || self.same_exit_copy(m, x));

@@ -1,0 +1,168 @@
+//! Spill mode: the second attempt at a code object the first one refused (see
+//! `Structurer::statements`). Bytecode a program generated (`torch.compile`'s transformed code and
+//! resume functions) keeps values on the stack while statements run, copies lists it then changes
+//! in place, and extends lists that are not displays. An expression tree cannot say "evaluated here,
+//! used later", so such values go into temporaries (`_tmpN = ...`) at the point the bytecode
+//! computed them, in the order it computed them; the statements that follow then read the names.
+
+use super::{Sim, Val};
+use crate::ast::{Expr, ExprContext, Stmt};
+use framejit_bytecode::{Instr, Item};
+
+impl Sim<'_> {
+    /// Is spill mode on for this code object?
+    pub(super) fn spilling(&self) -> bool {
+        self.code.spill.get()
+    }
+
+    /// Does this code object store or delete the name `id` anywhere (as a local, cell, global or
+    /// module name)? A name it never rebinds reads the same wherever it is evaluated.
+    fn rebinds(&self, id: &str) -> bool {
+        for item in &self.code.bytecode.items {
+            let Item::Instr(ins) = item else { continue };
+            let op = ins.op.name;
+            if !(op.starts_with("STORE_") || op.starts_with("DELETE_")) {
+                continue;
+            }
+            if op.ends_with("_ATTR") || op.ends_with("_SUBSCR") || op.ends_with("_SLICE") {
+                continue;
+            }
+            let raw = match ins.arg {
+                framejit_bytecode::Arg::Raw(a) => a,
+                framejit_bytecode::Arg::Jump(_) => 0,
+            };
+            let hit = match op {
+                "STORE_FAST" | "DELETE_FAST" => self.local(ins, raw).ok().as_deref() == Some(id),
+                // 3.13+: two locals in one argument (the load of STORE_FAST_LOAD_FAST is no store)
+                "STORE_FAST_STORE_FAST" => [raw >> 4, raw & 15]
+                    .iter()
+                    .any(|&i| self.local(ins, i).ok().as_deref() == Some(id)),
+                "STORE_FAST_LOAD_FAST" => self.local(ins, raw >> 4).ok().as_deref() == Some(id),
+                "STORE_NAME" | "STORE_GLOBAL" | "DELETE_NAME" | "DELETE_GLOBAL" => {
+                    self.name(ins, raw).ok().as_deref() == Some(id)
+                }
+                "STORE_DEREF" | "DELETE_DEREF" => self.deref(ins, raw).ok().as_deref() == Some(id),
+                // a store this list does not know: assume it may be of this name
+                _ => true,
+            };
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Must `e`, waiting on the stack, be evaluated into a temporary before something else runs?
+    /// Constants and names this code never rebinds read the same later; the decompiler's own
+    /// markers (a `with`'s exit, a chained comparison's operand) are not values to keep.
+    fn must_spill(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Constant { .. } => false,
+            Expr::Name { id, .. } => !id.starts_with('\u{0}') && self.rebinds(id),
+            other => !crate::printer::print_expr(other, self.code.version).contains('\u{0}'),
+        }
+    }
+
+    /// Evaluate the values waiting on the stack from `lo` up (none below the structurer's base) into
+    /// temporaries, appended to the statements in the order the bytecode computed them. False, with
+    /// nothing changed, where a value still being built (a function, a class, an import, an
+    /// unpacking) is among them.
+    pub(crate) fn spill_from(&mut self, lo: usize) -> bool {
+        let lo = lo.max(self.spill_floor);
+        let Some(above) = self.stack.get(lo..) else {
+            return true;
+        };
+        let in_the_way = above.iter().any(|v| {
+            !matches!(
+                v,
+                Val::Expr(_)
+                    | Val::Null
+                    | Val::Iter(_)
+                    | Val::WithExit
+                    | Val::Saved(_)
+                    | Val::Locals
+                    | Val::Code(_)
+                    | Val::KwNames(_)
+            )
+        });
+        if in_the_way {
+            return false;
+        }
+        for i in lo..self.stack.len() {
+            let Val::Expr(e) = &self.stack[i] else {
+                continue;
+            };
+            if !self.must_spill(e) {
+                continue;
+            }
+            let e = e.clone();
+            if let Some(k) = self.impure_copies.iter().position(|c| *c == e) {
+                self.impure_copies.remove(k);
+            }
+            let tmp = self.fresh_temp();
+            self.out.push(Stmt::Assign {
+                targets: vec![Expr::Name {
+                    id: tmp.clone(),
+                    ctx: ExprContext::Store,
+                }],
+                value: e,
+            });
+            self.stack[i] = Val::Expr(Expr::name(&tmp));
+        }
+        true
+    }
+
+    /// After an instruction that made statements (from `out[made..]`) and pushed nothing of its
+    /// own: the values it left waiting below what it consumed (`kept` of them) were computed before
+    /// it, so they are evaluated before its statements.
+    pub(super) fn spill_before(&mut self, ins: &Instr, made: usize, kept: usize) {
+        if made >= self.out.len() || ins.op.name.contains("LOAD") {
+            return;
+        }
+        let kept = kept.min(self.stack.len());
+        let lo = self.spill_floor;
+        if lo >= kept {
+            return;
+        }
+        let stmts = self.out.split_off(made);
+        let top = self.stack.split_off(kept);
+        // (where a value being built waits there, all is left as it is outside spill mode)
+        self.spill_from(lo);
+        self.stack.extend(top);
+        self.out.extend(stmts);
+    }
+
+    /// `LIST_EXTEND` / `LIST_APPEND` / `SET_UPDATE` / `SET_ADD` / `DICT_UPDATE` onto a collection that
+    /// is not a display being built (generated code extends lists it computed or copied): the
+    /// collection into a temporary, and a call of its method as a statement.
+    pub(super) fn update_in_place(
+        &mut self,
+        ins: &Instr,
+        idx: usize,
+        method: &str,
+        arg: Expr,
+    ) -> Result<(), crate::error::DecompileError> {
+        if idx < self.spill_floor || !self.spill_from(0) {
+            return Err(self.err(
+                ins,
+                "changes in place a collection kept from outside its block",
+            ));
+        }
+        let target = match self.stack.get(idx) {
+            Some(Val::Expr(e @ Expr::Name { .. })) => e.clone(),
+            _ => return Err(self.err(ins, "changes in place something that is not a collection")),
+        };
+        self.out.push(Stmt::Expr {
+            value: Expr::Call {
+                func: Box::new(Expr::Attribute {
+                    value: Box::new(target),
+                    attr: method.to_string(),
+                    ctx: ExprContext::Load,
+                }),
+                args: vec![arg],
+                keywords: Vec::new(),
+            },
+        });
+        Ok(())
+    }
+}

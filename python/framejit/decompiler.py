@@ -9,6 +9,7 @@ the mapping back to the objects.
 from __future__ import annotations
 
 import os
+import re
 import types
 from typing import Any, Union
 
@@ -46,7 +47,9 @@ def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
     if isinstance(fn, types.FunctionType):
         extra = dict(defaults=fn.__defaults__, kwdefaults=fn.__kwdefaults__, annotations=fn.__annotations__)
     source, objects = _native.decompile_code(_code_of(obj), **extra)
-    return source, {f"__framejit_const_{i}": o for i, o in enumerate(objects)}
+    # (nested code objects are given names too, in case code uses one as a value: keep the used)
+    table = {f"__framejit_const_{i}": o for i, o in enumerate(objects)}
+    return source, {k: v for k, v in table.items() if re.search(rf"\b{k}\b", source)}
 
 
 def decompile(obj: Any) -> str:

@@ -245,9 +245,11 @@ fn legacy_bin_op(name: &str) -> Option<(Operator, bool)> {
 pub fn constant_expr(c: &Const) -> Expr {
     match c {
         Const::Value(v) => Expr::constant(v.clone()),
-        Const::Code(code) => {
-            Expr::constant(Constant::Opaque(format!("<code object {}>", code.name)))
-        }
+        Const::Code(code) => Expr::constant(Constant::Opaque(
+            code.reference
+                .clone()
+                .unwrap_or_else(|| format!("<code object {}>", code.name)),
+        )),
         Const::Slice(parts) => {
             let part = |c: &Constant| match c {
                 Constant::None => None,
@@ -308,10 +310,7 @@ impl<'a> Sim<'a> {
             // a lambda used as a value: an element of a tuple, list, dict...
             f @ Val::Function(_) => self.expr_of(ins, f),
             Val::Chain(m) => Ok(chain_mid(m)),
-            other => Err(self.err(
-                ins,
-                format!("expected a value on the stack, found {other:?}"),
-            )),
+            other => self.expr_of(ins, other),
         }
     }
 
@@ -486,7 +485,9 @@ impl<'a> Sim<'a> {
             self.out.push(Stmt::Assign { targets, value });
             return Ok(());
         }
-        if self.group.is_some() || self.starts_group(&value, &target) {
+        // (spill mode: the values below go into temporaries first, then each store is its own)
+        let spilled_below = self.spilling() && self.group.is_none() && self.spill_from(0);
+        if self.group.is_some() || !spilled_below && self.starts_group(&value, &target) {
             return self.group_store(ins, target, value);
         }
         if matches!(target, Expr::Name { .. })
@@ -628,6 +629,17 @@ impl<'a> Sim<'a> {
     fn expr_of(&self, ins: &Instr, v: Val) -> Result<Expr, DecompileError> {
         match v {
             Val::Expr(e) | Val::Iter(e) => Ok(e),
+            // a code object as a value (generated code makes functions of it at run time): by
+            // the name the caller's constant table gives it
+            Val::Code(i) => match self.code.consts.get(i) {
+                Some(Const::Code(code)) if code.reference.is_some() => {
+                    Ok(constant_expr(&Const::Code(code.clone())))
+                }
+                _ => Err(self.err(
+                    ins,
+                    "a code object used as a value, with no name to refer to it by",
+                )),
+            },
             Val::Function(f) => match self.code.consts.get(f.code) {
                 Some(Const::Code(code)) if code.name == "<lambda>" && f.decorators.is_empty() => {
                     crate::lambda(code, &f)
@@ -1719,6 +1731,12 @@ impl<'a> Sim<'a> {
                 {
                     self.stack.push(Val::Null);
                 }
+            }
+            "LOAD_CLOSURE" if self.spilling() => {
+                // generated code passes cells on as values (a resume function's closure):
+                // the cell itself, as a lambda over the name has it
+                let n = self.deref(ins, raw)?;
+                self.push(spill::cell_of(&n));
             }
             "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_CLOSURE" => {
                 let n = self.deref(ins, raw)?;

@@ -62,6 +62,9 @@ pub struct CodeInput {
     /// keeps on the stack across statements, branches and in-place list operations go into
     /// temporaries (`_tmpN`) at the point the bytecode computed them.
     pub spill: std::cell::Cell<bool>,
+    /// The name the caller's constant table gives this code object, where it is a constant of
+    /// another (generated code passes code objects as values, to make functions at run time).
+    pub reference: Option<String>,
 }
 
 /// The parts of a code object, as its attributes give them.
@@ -122,6 +125,7 @@ impl CodeInput {
             temps: std::cell::Cell::new(0),
             offsets,
             spill: std::cell::Cell::new(false),
+            reference: None,
         })
     }
 

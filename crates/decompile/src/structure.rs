@@ -66,6 +66,9 @@ pub struct Structurer<'a> {
     /// Spill mode: values kept across the branch `branch_to` structures next, which its arms start
     /// with over the statement's base.
     arms_carry: Vec<Val>,
+    /// Blocks control can reach from the entry (a generated resume function jumps over the
+    /// original code it keeps as dead code).
+    reachable: Vec<bool>,
     /// The stack depth at each block's entry (from the assembler's stack walk), where known.
     entry_depth: Vec<Option<u32>>,
     /// Handler blocks whose ranges are being structured (blocks they cover may be run), as block
@@ -294,6 +297,7 @@ impl<'a> Structurer<'a> {
         let ipdom = coroutine::post_dominators(code, &cfg);
         let loops = cfg.loops();
         let n = cfg.blocks.len();
+        let reachable = reachable_blocks(&cfg);
         let depths =
             framejit_bytecode::assemble::instruction_depths(&code.bytecode).unwrap_or_default();
         let entry_depth = cfg
@@ -325,6 +329,7 @@ impl<'a> Structurer<'a> {
             spill_base: None,
             stop_carry: None,
             arms_carry: Vec::new(),
+            reachable,
             emitted: vec![false; n],
             gen_wrapper,
             try_end_stop: None,
@@ -338,6 +343,15 @@ impl<'a> Structurer<'a> {
     }
 
     /// The values of `stack` above `base`; an error if the stack went below it.
+    /// How many blocks that control reaches lead to block `n`.
+    fn live_preds(&self, n: usize) -> usize {
+        self.cfg.blocks[n]
+            .preds
+            .iter()
+            .filter(|&&p| self.reachable.get(p).copied().unwrap_or(true))
+            .count()
+    }
+
     fn above(&self, stack: &[Val], base: &[Val]) -> Result<Vec<Val>, DecompileError> {
         stack
             .get(base.len()..)
@@ -703,7 +717,7 @@ impl<'a> Structurer<'a> {
     }
 
     /// [`Self::region`] whose first block starts with `carry` over `base`.
-    pub(super) fn region_carry(
+    fn region_carry(
         &mut self,
         start: usize,
         stop: Option<usize>,
@@ -970,8 +984,11 @@ impl<'a> Structurer<'a> {
                         });
                         // (a comprehension keeps what it collects under the iterator)
                         // straight-line code split in two blocks (where an exception range ends)
-                        let straight = self.succ(b, EdgeKind::Jump).is_none()
-                            && next.is_some_and(|n| self.cfg.blocks[n].preds.len() == 1);
+                        // (spill mode: a jump to a block that only this one leads to, as in a
+                        // generated resume function's prologue jumping into the original code)
+                        let straight = (self.succ(b, EdgeKind::Jump).is_none()
+                            || self.code.spill.get())
+                            && next.is_some_and(|n| self.live_preds(n) == 1);
                         // 3.12+: an await's result crosses into the next block when the await
                         // loop ends in another exception range (an async for's END_SEND)
                         let after_send = self.instrs(b).last().map(|i| i.op.name)
@@ -2042,4 +2059,17 @@ impl<'a> Structurer<'a> {
             None
         }
     }
+}
+
+/// Blocks reachable from the entry block through any edge (exception edges included).
+fn reachable_blocks(cfg: &Cfg) -> Vec<bool> {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut todo = vec![0usize];
+    while let Some(b) = todo.pop() {
+        if b >= seen.len() || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        todo.extend(cfg.blocks[b].succs.iter().map(|e| e.to));
+    }
+    seen
 }

@@ -102,7 +102,10 @@ fn constant<'py>(
         };
         return Ok(Const::Slice(Box::new([a, b, c])));
     } else if obj.hasattr("co_code")? {
-        return Ok(Const::Code(Box::new(code_input(obj, version, opaque)?)));
+        let mut code = code_input(obj, version, opaque)?;
+        // (generated code may use it as a value; the table keeps only names the source uses)
+        code.reference = Some(opaque.reference(obj)?);
+        return Ok(Const::Code(Box::new(code)));
     } else if is_builtin(obj)? {
         // int, str, len, ...: by name, as a person would write them
         Constant::Opaque(obj.getattr("__name__")?.extract()?)

@@ -6,7 +6,7 @@
 //! computed them, in the order it computed them; the statements that follow then read the names.
 
 use super::{Sim, Val};
-use crate::ast::{Expr, ExprContext, Stmt};
+use crate::ast::{Arguments, Constant, Expr, ExprContext, Stmt};
 use framejit_bytecode::{Instr, Item};
 
 impl Sim<'_> {
@@ -164,5 +164,23 @@ impl Sim<'_> {
             },
         });
         Ok(())
+    }
+}
+
+/// The cell of the closure variable `name` as a value, `(lambda: name).__closure__[0]` (what
+/// LOAD_CLOSURE pushes; compiled again, the lambda closes over the same cell).
+pub(super) fn cell_of(name: &str) -> Expr {
+    let lambda = Expr::Lambda {
+        args: Box::new(Arguments::default()),
+        body: Box::new(Expr::name(name)),
+    };
+    Expr::Subscript {
+        value: Box::new(Expr::Attribute {
+            value: Box::new(lambda),
+            attr: "__closure__".to_string(),
+            ctx: ExprContext::Load,
+        }),
+        slice: Box::new(Expr::constant(Constant::int(0))),
+        ctx: ExprContext::Load,
     }
 }

@@ -110,18 +110,7 @@ impl Structurer<'_> {
     /// One arm of an `if`: the region from `start` to `merge`. An arm that stops because it leaves
     /// the try body it is in, somewhere other than the merge, does not go on to the merge as an
     /// `if` arm would (the compiler copied the code after the try into it): refused.
-    pub(super) fn arm(
-        &mut self,
-        start: usize,
-        merge: Option<usize>,
-        base: &[Val],
-        lp: Option<&LoopCtx>,
-    ) -> Result<Vec<Stmt>, DecompileError> {
-        self.arm_carry(start, merge, base, Vec::new(), lp)
-    }
-
-    /// [`Self::arm`] whose first block starts with `carry` over `base` (spill mode: values kept
-    /// across the branch).
+    /// Its first block starts with `carry` over `base` (spill mode: values kept across the branch).
     pub(super) fn arm_carry(
         &mut self,
         start: usize,

@@ -12,6 +12,7 @@ use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod py312;
 mod spill;
+pub(crate) use spill::cell_name;
 
 pub mod awaits;
 
@@ -1485,13 +1486,15 @@ impl<'a> Sim<'a> {
                         .checked_sub(n)
                         .ok_or_else(|| self.err(ins, "stack underflow"))?;
                     // spill mode: both copies are one object (generated code changes it in place)
-                    let impure = matches!(&self.stack[i], Val::Expr(e) if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }));
+                    let impure = matches!(&self.stack[i], Val::Expr(e) if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }) && spill::cell_name(e).is_none());
                     if impure && self.spilling() && i >= self.spill_floor {
                         self.spill_from(0);
                     }
                     let v = self.stack[i].clone();
                     if let Val::Expr(e) = &v {
-                        if !matches!(e, Expr::Name { .. } | Expr::Constant { .. }) {
+                        let same_each_time = matches!(e, Expr::Name { .. } | Expr::Constant { .. })
+                            || spill::cell_name(e).is_some();
+                        if !same_each_time {
                             self.impure_copies.push(e.clone());
                         }
                     } else if !matches!(v, Val::Null) {
@@ -1701,12 +1704,12 @@ impl<'a> Sim<'a> {
             }
             "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" => {
                 let n = self.local(ins, raw)?;
-                self.push(Expr::name(&n));
+                self.push(self.fast_load(&n));
             }
             "LOAD_FAST_LOAD_FAST" | "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => {
                 let (a, b) = (self.local(ins, raw >> 4)?, self.local(ins, raw & 15)?);
-                self.push(Expr::name(&a));
-                self.push(Expr::name(&b));
+                self.push(self.fast_load(&a));
+                self.push(self.fast_load(&b));
             }
             "LOAD_NAME" => {
                 let n = self.name(ins, raw)?;
@@ -1732,13 +1735,13 @@ impl<'a> Sim<'a> {
                     self.stack.push(Val::Null);
                 }
             }
-            "LOAD_CLOSURE" if self.spilling() => {
-                // generated code passes cells on as values (a resume function's closure):
-                // the cell itself, as a lambda over the name has it
+            "LOAD_CLOSURE" => {
+                // the cell itself (a closure tuple MAKE_FUNCTION takes; generated code also passes
+                // cells on as values, as a resume function's closure): what a lambda over it holds
                 let n = self.deref(ins, raw)?;
                 self.push(spill::cell_of(&n));
             }
-            "LOAD_DEREF" | "LOAD_CLASSDEREF" | "LOAD_CLOSURE" => {
+            "LOAD_DEREF" | "LOAD_CLASSDEREF" => {
                 let n = self.deref(ins, raw)?;
                 self.push(Expr::name(&n));
             }

@@ -518,11 +518,12 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
                 continue;
             }
         }
-        if let Stmt::Return {
-            value: Some(Expr::Name { id, .. }),
-        } = &s
-        {
-            if id == "__class__" {
+        if let Stmt::Return { value: Some(v) } = &s {
+            let class_cell = match v {
+                Expr::Name { id, .. } => id == "__class__",
+                other => exprs::cell_name(other) == Some("__class__"),
+            };
+            if class_cell {
                 continue;
             }
         }

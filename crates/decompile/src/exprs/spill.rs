@@ -184,3 +184,44 @@ pub(super) fn cell_of(name: &str) -> Expr {
         ctx: ExprContext::Load,
     }
 }
+
+/// The name whose cell `e` is, if it is [`cell_of`] one.
+pub(crate) fn cell_name(e: &Expr) -> Option<&str> {
+    let Expr::Subscript { value, slice, .. } = e else {
+        return None;
+    };
+    let Expr::Attribute { value, attr, .. } = value.as_ref() else {
+        return None;
+    };
+    let Expr::Lambda { args, body } = value.as_ref() else {
+        return None;
+    };
+    let zero = matches!(slice.as_ref(), Expr::Constant { value: Constant::Int(i), .. } if i == "0");
+    match body.as_ref() {
+        Expr::Name { id, .. }
+            if zero && attr == "__closure__" && **args == Arguments::default() =>
+        {
+            Some(id)
+        }
+        _ => None,
+    }
+}
+
+impl Sim<'_> {
+    /// What LOAD_FAST of local `name` pushes: its value, or from 3.13 on, where the slot is a cell
+    /// (the compiler loads cells with LOAD_FAST to build closures), the cell itself.
+    pub(super) fn fast_load(&self, name: &str) -> Expr {
+        let cell = self.code.version >= framejit_bytecode::PyVersion::V3_13
+            && self
+                .code
+                .cellvars
+                .iter()
+                .chain(&self.code.freevars)
+                .any(|c| c == name);
+        if cell {
+            cell_of(name)
+        } else {
+            Expr::name(name)
+        }
+    }
+}

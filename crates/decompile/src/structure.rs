@@ -66,6 +66,14 @@ pub struct Structurer<'a> {
     /// Spill mode: values kept across the branch `branch_to` structures next, which its arms start
     /// with over the statement's base.
     arms_carry: Vec<Val>,
+    /// Spill mode: values kept across the try statement `try_stmt` structures next (its body
+    /// starts with them), and what it leaves on the stack where it ends.
+    try_carry: Vec<Val>,
+    try_out_carry: Vec<Val>,
+    /// Nesting levels of the regions whose caller takes what they leave on the stack at their
+    /// stop (`stop_carry`): an `if` arm, a try body and what follows it. Any other region that
+    /// ends with values left would lose them: refused.
+    carry_regions: Vec<usize>,
     /// Blocks control can reach from the entry (a generated resume function jumps over the
     /// original code it keeps as dead code).
     reachable: Vec<bool>,
@@ -329,6 +337,9 @@ impl<'a> Structurer<'a> {
             spill_base: None,
             stop_carry: None,
             arms_carry: Vec::new(),
+            try_carry: Vec::new(),
+            try_out_carry: Vec::new(),
+            carry_regions: Vec::new(),
             reachable,
             emitted: vec![false; n],
             gen_wrapper,
@@ -343,6 +354,26 @@ impl<'a> Structurer<'a> {
     }
 
     /// The values of `stack` above `base`; an error if the stack went below it.
+    /// Does the caller of the region being structured take what it leaves at its stop?
+    fn takes_carry(&self) -> bool {
+        self.carry_regions.last() == Some(&self.nesting)
+    }
+
+    /// [`Self::region_carry`] whose caller reads `stop_carry` afterwards.
+    fn region_taking_carry(
+        &mut self,
+        start: usize,
+        stop: Option<usize>,
+        base: &[Val],
+        carry: Vec<Val>,
+        lp: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
+        self.carry_regions.push(self.nesting + 1);
+        let out = self.region_carry(start, stop, base, carry, lp);
+        self.carry_regions.pop();
+        out
+    }
+
     /// How many blocks that control reaches lead to block `n`.
     fn live_preds(&self, n: usize) -> usize {
         self.cfg.blocks[n]
@@ -748,6 +779,9 @@ impl<'a> Structurer<'a> {
         let mut reached: Option<Vec<Val>> = None;
         loop {
             if Some(b) == stop {
+                if loses_work(&carry) && !self.takes_carry() {
+                    return Err(self.err("values left on the stack where a region ends"));
+                }
                 reached = Some(std::mem::take(&mut carry));
                 break;
             }
@@ -767,8 +801,9 @@ impl<'a> Structurer<'a> {
                     // (a block of NOPs, such as the line marker of a nested `try:`, is no code of
                     // its own)
                     let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
+                    // (spill mode: generated code leaves a try body with values kept)
                     !covered
-                        && carry.is_empty()
+                        && (carry.is_empty() || self.code.spill.get())
                         && top_level
                         && !only_nops
                         && !self.is_body_exit(b, lp)
@@ -779,11 +814,23 @@ impl<'a> Structurer<'a> {
                             if let Some(t) = self.try_body.last_mut() {
                                 t.1 = Some(b);
                             }
+                            if loses_work(&carry) && !self.takes_carry() {
+                                return Err(
+                                    self.err("values left on the stack where a try body ends")
+                                );
+                            }
                             self.try_end_stop = Some((self.try_body.len(), b));
+                            reached = Some(std::mem::take(&mut carry));
                             break;
                         }
                         Some(x) if x == b || self.same_exit_copy(x, b) => {
+                            if loses_work(&carry) && !self.takes_carry() {
+                                return Err(
+                                    self.err("values left on the stack where a try body ends")
+                                );
+                            }
                             self.try_end_stop = Some((self.try_body.len(), b));
+                            reached = Some(std::mem::take(&mut carry));
                             break;
                         }
                         // paths leave the body to different places (the compiler copied the code
@@ -796,9 +843,23 @@ impl<'a> Structurer<'a> {
             // try nested first in another's body is covered by its own handler, whose code is
             // covered by the outer one's).
             if let Some(h) = self.try_to_start(b) {
-                if carry.is_empty() {
+                // (spill mode: values generated code keeps across the statement, in temporaries)
+                let kept = !carry.is_empty() && self.code.spill.get();
+                if carry.is_empty() || kept {
+                    if kept {
+                        let mut stack = base.to_vec();
+                        stack.append(&mut carry);
+                        let mut sim = crate::exprs::Sim::new(self.code, stack);
+                        sim.spill_floor = base.len();
+                        if !sim.spill_from(0) {
+                            return Err(self.err("a value being built kept across a try statement"));
+                        }
+                        out.append(&mut sim.out);
+                        self.try_carry = self.above(&sim.stack, base)?;
+                    }
                     let (stmts, next) = self.try_stmt(b, h, base, lp)?;
                     out.extend(stmts);
+                    carry = std::mem::take(&mut self.try_out_carry);
                     match next {
                         Some(n) => {
                             b = n;
@@ -995,7 +1056,10 @@ impl<'a> Structurer<'a> {
                             == Some("END_SEND")
                             && next.is_some_and(|n| self.cfg.blocks[n].preds == [b]);
                         // spill mode: an `if` arm of generated code ends with values for after the merge
-                        let to_stop = self.code.spill.get() && next.is_some() && next == stop;
+                        let to_stop = self.code.spill.get()
+                            && next.is_some()
+                            && next == stop
+                            && self.takes_carry();
                         if !leaves_try
                             && !to_stop
                             && !comp_setup
@@ -1707,11 +1771,16 @@ impl<'a> Structurer<'a> {
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);
-        let body = self.region(b, None, base, lp);
+        let kept = std::mem::take(&mut self.try_carry);
+        let spill = !kept.is_empty();
+        let body = self.region_taking_carry(b, None, base, kept, lp);
+        let body_left = self.stop_carry.take().unwrap_or_default();
         let after = self.try_body.pop().and_then(|t| t.1);
         self.try_depth.pop();
         self.active.pop();
-        let body = body?;
+        let mut body = body?;
+        // (spill mode: what the body leaves for after the statement is computed inside it)
+        let body_left = self.keep_in_temps(body_left, &mut body, spill)?;
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)
         self.active.push((h, cleanup));
         self.depth_offset += 1;
@@ -1722,8 +1791,15 @@ impl<'a> Structurer<'a> {
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let rest = match after {
-            Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
-            _ => Vec::new(),
+            Some(a) if Some(a) != end => {
+                let rest = self.region_taking_carry(a, end, base, body_left, lp)?;
+                self.try_out_carry = self.stop_carry.take().unwrap_or_default();
+                rest
+            }
+            _ => {
+                self.try_out_carry = body_left;
+                Vec::new()
+            }
         };
         let mut after_try = Vec::new();
         let stmt = if let Some(finalbody) = finalbody {
@@ -2072,4 +2148,17 @@ fn reachable_blocks(cfg: &Cfg) -> Vec<bool> {
         todo.extend(cfg.blocks[b].succs.iter().map(|e| e.to));
     }
     seen
+}
+
+/// Would dropping these stack values lose a computation (a call, an operation, a function being
+/// made)? Names, constants and the markers of enclosing statements cost nothing to drop.
+fn loses_work(values: &[Val]) -> bool {
+    values.iter().any(|v| match v {
+        Val::Expr(e) => {
+            !matches!(e, Expr::Name { .. } | Expr::Constant { .. })
+                && crate::exprs::cell_name(e).is_none()
+        }
+        Val::Function(_) | Val::Class(_) | Val::Module { .. } | Val::Unpacked { .. } => true,
+        _ => false,
+    })
 }

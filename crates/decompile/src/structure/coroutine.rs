@@ -120,7 +120,7 @@ impl Structurer<'_> {
         lp: Option<&LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
         let saved = self.try_end_stop.take();
-        let out = self.region_carry(start, merge, base, carry, lp)?;
+        let out = self.region_taking_carry(start, merge, base, carry, lp)?;
         // (a stop in a try nested in the arm is that try's business)
         if let Some((depth, x)) = self.try_end_stop {
             let at_merge = merge.is_some_and(|m| m == x || self.same_exit_copy(m, x));

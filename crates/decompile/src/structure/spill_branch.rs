@@ -90,4 +90,40 @@ impl Structurer<'_> {
         }
         Ok(merged)
     }
+
+    /// Values a try body leaves on the stack (generated code, spill mode only): each that is not
+    /// a constant goes into a temporary assigned at the end of `body`, inside the statement where
+    /// the bytecode computed it. Outside spill mode a body leaves nothing.
+    pub(super) fn keep_in_temps(
+        &self,
+        left: Vec<Val>,
+        body: &mut Vec<Stmt>,
+        spill: bool,
+    ) -> Result<Vec<Val>, DecompileError> {
+        if left.is_empty() {
+            return Ok(left);
+        }
+        if !spill && !self.code.spill.get() {
+            return Err(self.err("a try body that leaves values on the stack"));
+        }
+        let mut kept = Vec::with_capacity(left.len());
+        for v in left {
+            match v {
+                Val::Expr(e) if !matches!(e, Expr::Constant { .. } | Expr::Name { .. }) => {
+                    let tmp = self.code.fresh_temp();
+                    body.push(Stmt::Assign {
+                        targets: vec![Expr::Name {
+                            id: tmp.clone(),
+                            ctx: ExprContext::Store,
+                        }],
+                        value: e,
+                    });
+                    kept.push(Val::Expr(Expr::name(&tmp)));
+                }
+                Val::Expr(_) | Val::Null => kept.push(v),
+                _ => return Err(self.err("a try body that leaves a value being built")),
+            }
+        }
+        Ok(kept)
+    }
 }

@@ -5,8 +5,9 @@ place, LIST_EXTEND onto a list a local holds, a cell (LOAD_CLOSURE) and a code o
 values, a prologue jumping over dead code. Each case is run as assembled and as decompiled and
 compiled again on several inputs (fresh copies each); results or exception types must be equal.
 
-Before spill mode (2026-11-21) five of the eight were refused, and `cell_as_value` silently came out
-as `return [(k,)][0]` (the value of `k` where the bytecode returns its cell).
+Before spill mode (2026-11-21) five of the first eight were refused, and three came out silently
+wrong: `cell_as_value` as `return [(k,)][0]` (the value of `k` where the bytecode returns its cell),
+`return_discards_a_call` without the call, `pop_top_over_a_call` with the two calls swapped.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ CASES = [
     "code_object_as_value",
     "prologue_jumps_over_dead_code",
     "kept_under_rebinding_stores",
+    "return_discards_a_call",
+    "pop_top_over_a_call",
 ]
 
 

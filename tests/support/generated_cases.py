@@ -271,6 +271,46 @@ CASES["kept_under_rebinding_stores"] = (
     [(1, 2), ("a", "b"), (1, "b")],
 )
 
+# A call's result left under the returned value: the call still runs (it was silently dropped).
+CASES["return_discards_a_call"] = (
+    t2,
+    [
+        ("RESUME", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_METHOD", 0),
+        ("PRECALL", 0),
+        ("CALL", 0),
+        ("LOAD_FAST", 0),
+        ("BUILD_TUPLE", 1),
+        ("RETURN_VALUE", 0),
+    ],
+    (None,),
+    ("pop",),
+    [([1, 2, 3], 0), ([], 0), ([7], 0)],
+)
+
+# Two calls; the second's result popped as a statement, the first's returned: the first runs first
+# (it came out as `a.pop(); return a.pop()`, which returns the second).
+CASES["pop_top_over_a_call"] = (
+    t2,
+    [
+        ("RESUME", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_METHOD", 0),
+        ("PRECALL", 0),
+        ("CALL", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_METHOD", 0),
+        ("PRECALL", 0),
+        ("CALL", 0),
+        ("POP_TOP", 0),
+        ("RETURN_VALUE", 0),
+    ],
+    (None,),
+    ("pop",),
+    [([1, 2, 3], 0), ([1], 0), ([5, 6], 0)],
+)
+
 
 def main() -> None:
     out = {}

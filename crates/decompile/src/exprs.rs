@@ -1036,7 +1036,22 @@ impl<'a> Sim<'a> {
     /// Execute one instruction. Returns the block exit when the instruction ends the block.
     pub fn step(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
         if !self.spilling() {
-            return self.step_one(ins);
+            let popped = self.stack.last().cloned();
+            let exit = self.step_one(ins)?;
+            // a computation waiting on the stack would be lost (a return or raise) or run after
+            // an expression statement computed later: the second attempt gives it a temporary
+            let left_behind = match (&exit, ins.op.name) {
+                (Some(Exit::Exit), _) => true,
+                (None, "POP_TOP") => matches!(popped, Some(Val::Expr(e)) if spill::costs(&e)),
+                _ => false,
+            };
+            if left_behind && self.pending_work() {
+                return Err(self.err(
+                    ins,
+                    "a value computed earlier waits on the stack past a statement",
+                ));
+            }
+            return Ok(exit);
         }
         let (made, before) = (self.out.len(), self.stack.len());
         let exit = self.step_one(ins)?;

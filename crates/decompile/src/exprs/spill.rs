@@ -225,3 +225,29 @@ impl Sim<'_> {
         }
     }
 }
+
+/// Does evaluating `e` do work whose place in the order matters (not a name, a constant, a cell,
+/// nor one of the decompiler's markers)?
+pub(super) fn costs(e: &Expr) -> bool {
+    match e {
+        Expr::Name { .. } | Expr::Constant { .. } => false,
+        other => {
+            cell_name(other).is_none()
+                && !crate::printer::print_expr(other, framejit_bytecode::PyVersion::V3_11)
+                    .contains('\u{0}')
+        }
+    }
+}
+
+impl Sim<'_> {
+    /// Is a computation of this statement's own (above the structurer's base) still waiting on the
+    /// stack? (A copy that a chained assignment will use is not waiting.)
+    pub(super) fn pending_work(&self) -> bool {
+        let lo = self.spill_floor.min(self.stack.len());
+        self.stack[lo..].iter().any(|v| match v {
+            Val::Expr(e) => costs(e) && !self.impure_copies.contains(e),
+            Val::Function(_) | Val::Class(_) => true,
+            _ => false,
+        })
+    }
+}

@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod coroutine;
 mod dup_tail;
+mod except_exit;
 mod inline_comp;
 pub use coroutine::{bare_returns, keep_generator};
 #[path = "legacy_blocks.rs"]
@@ -76,6 +77,9 @@ pub struct Structurer<'a> {
     probes: usize,
     /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
     depth_offset: usize,
+    /// 3.11+: the symbolic stack length where each saved exception of the handlers being
+    /// structured sits (off the symbolic stack), innermost last (`exprs/except_exit.rs`).
+    saved_exc: Vec<usize>,
     /// The next block run starts with a with statement's exit call, which is part of that statement.
     expect_exit_call: bool,
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
@@ -259,17 +263,97 @@ pub(crate) fn strip_tail(
     }
 }
 
-/// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body, wherever
-/// the body ends (also before a return or at the end of each arm).
+/// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body: at its end
+/// (or, when the compiler copied it into the arms of a final `if`/`try`, at their ends), and before
+/// every `return` (`break`, `continue` directly in the clause) that leaves the clause, with the
+/// marker a value read before it leaves (`exprs::UNBOUND_READ`).
 fn strip_unbind(stmts: &mut Vec<Stmt>, name: &str) {
-    let is_unbind = |a: &Stmt, b: &Stmt| {
+    strip_unbind_in(stmts, name, false, true);
+}
+
+fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: bool) {
+    let is_pair = |a: &Stmt, b: &Stmt| {
         matches!(a, Stmt::Assign { targets, value: Expr::Constant { value: Constant::None, .. } }
             if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
             && matches!(b, Stmt::Delete { targets } if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
     };
-    let n = stmts.len();
-    if n >= 2 && is_unbind(&stmts[n - 2], &stmts[n - 1]) {
-        stmts.truncate(n - 2);
+    let is_mark = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::UNBOUND_READ);
+    // the unbinding (and its marker) ending at `i` (exclusive): its length
+    let unbind_before = |stmts: &[Stmt], i: usize| -> usize {
+        let m = usize::from(i > 0 && is_mark(&stmts[i - 1]));
+        let j = i - m;
+        if j >= 2 && is_pair(&stmts[j - 2], &stmts[j - 1]) {
+            2 + m
+        } else {
+            0
+        }
+    };
+    let mut i = 0;
+    while i < stmts.len() {
+        let exit = matches!(stmts[i], Stmt::Return { .. })
+            || (!in_loop && matches!(stmts[i], Stmt::Break | Stmt::Continue));
+        if exit {
+            let n = unbind_before(stmts, i);
+            stmts.drain(i - n..i);
+            i -= n;
+        } else {
+            match &mut stmts[i] {
+                Stmt::If { body, orelse, .. } => {
+                    strip_unbind_in(body, name, in_loop, false);
+                    strip_unbind_in(orelse, name, in_loop, false);
+                }
+                Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } => {
+                    strip_unbind_in(body, name, true, false);
+                    strip_unbind_in(orelse, name, in_loop, false);
+                }
+                Stmt::Try {
+                    body,
+                    handlers,
+                    orelse,
+                    finalbody,
+                } => {
+                    strip_unbind_in(body, name, in_loop, false);
+                    for h in handlers.iter_mut() {
+                        strip_unbind_in(&mut h.body, name, in_loop, false);
+                    }
+                    strip_unbind_in(orelse, name, in_loop, false);
+                    strip_unbind_in(finalbody, name, in_loop, false);
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if !at_end {
+        return;
+    }
+    let n = unbind_before(stmts, stmts.len());
+    if n > 0 {
+        stmts.truncate(stmts.len() - n);
+        return;
+    }
+    // the compiler copied the unbinding into the ways out of a final `if` / `try`
+    match stmts.last_mut() {
+        Some(Stmt::If { body, orelse, .. }) => {
+            strip_unbind_in(body, name, in_loop, true);
+            strip_unbind_in(orelse, name, in_loop, true);
+        }
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            for h in handlers.iter_mut() {
+                strip_unbind_in(&mut h.body, name, in_loop, true);
+            }
+            if orelse.is_empty() {
+                strip_unbind_in(body, name, in_loop, true);
+            } else {
+                strip_unbind_in(orelse, name, in_loop, true);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -305,6 +389,7 @@ impl<'a> Structurer<'a> {
             entering_header: None,
             probes: 0,
             depth_offset: 0,
+            saved_exc: Vec::new(),
             expect_exit_call: false,
             code,
             cfg,
@@ -566,6 +651,7 @@ impl<'a> Structurer<'a> {
             return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
         }
         let mut sim = Sim::new(self.code, stack);
+        sim.saved_exc = self.saved_exc.clone();
         let all = self.instrs(b);
         let resumed = self.resume[b] > 0;
         // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
@@ -587,8 +673,19 @@ impl<'a> Structurer<'a> {
         }
         let instrs = &all[skip..];
         let mut exit = Exit::Flow;
+        // (a block that only falls through is followed by its successor's first instruction: an
+        // exception range can end between `SWAP 2` and `POP_EXCEPT`; only SWAP looks there)
+        let fall_next = match self.succ(b, EdgeKind::Jump) {
+            None => self
+                .succ(b, EdgeKind::Fall)
+                .and_then(|n| self.instrs(n).first().map(|i| i.op.name)),
+            Some(_) => None,
+        };
         for (k, ins) in instrs.iter().enumerate() {
-            sim.next_op = instrs.get(k + 1).map(|i| i.op.name);
+            sim.next_op = instrs
+                .get(k + 1)
+                .map(|i| i.op.name)
+                .or(fall_next.filter(|_| ins.op.name == "SWAP"));
             let stepped = sim.step(ins).map_err(|e| match e.offset {
                 None => {
                     let item = self.cfg.blocks[b].instrs.get(skip + k).copied();
@@ -639,7 +736,9 @@ impl<'a> Structurer<'a> {
             let names: Vec<&str> = self.instrs(h).iter().take(2).map(|i| i.op.name).collect();
             let user = names.first() == Some(&"PUSH_EXC_INFO")
                 && names.get(1) != Some(&"WITH_EXCEPT_START");
-            let inside = self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h));
+            // (a handler of a try nested in an except clause lies inside the enclosing handler's
+            // block range but is not active: only the active handlers themselves stop the walk)
+            let inside = self.active.iter().any(|&(lo, hi)| h == lo || h == hi);
             if inside {
                 break;
             }
@@ -1616,24 +1715,30 @@ impl<'a> Structurer<'a> {
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)
         self.active.push((h, cleanup));
         self.depth_offset += 1;
+        self.saved_exc.push(base.len());
         let handlers = self.handler_clauses(h, cleanup, end, base, lp);
+        self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
-        let (handlers, finalbody) = handlers?;
+        let (handlers, finalbody, tails) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
-        let rest = match after {
+        let mut rest = match after {
             Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
             _ => Vec::new(),
         };
         let mut after_try = Vec::new();
+        // code after the statement copied into clauses goes after it again
+        if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp)? {
+            after_try = t;
+        }
         let stmt = if let Some(finalbody) = finalbody {
             // the normal path runs the copy of the finally body, then what follows the statement
             // (in the same block when nothing jumps there)
             if !rest.starts_with(&finalbody) {
                 return Err(self.err("a finally block whose normal-path copy differs"));
             }
-            after_try = rest[finalbody.len()..].to_vec();
+            after_try.splice(0..0, rest[finalbody.len()..].iter().cloned());
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
@@ -1668,7 +1773,14 @@ impl<'a> Structurer<'a> {
         end: Option<usize>,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<(Vec<crate::ast::ExceptHandler>, Option<Vec<Stmt>>), DecompileError> {
+    ) -> Result<
+        (
+            Vec<crate::ast::ExceptHandler>,
+            Option<Vec<Stmt>>,
+            Vec<Vec<Stmt>>,
+        ),
+        DecompileError,
+    > {
         use crate::ast::ExceptHandler;
         use crate::exprs::{EXC, EXC_MATCH, RERAISE};
         let is_marker =
@@ -1687,9 +1799,19 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("a finally handler that does not re-raise"));
             }
             fin.pop();
-            return Ok((Vec::new(), Some(or_pass(fin))));
+            if except_exit::split_pop_except(&mut fin) != Ok(None) {
+                return Err(self.err("code after a finally handler's POP_EXCEPT"));
+            }
+            return Ok((Vec::new(), Some(or_pass(fin)), Vec::new()));
         }
         let mut clauses = Vec::new();
+        // code after the statement the compiler copied into clauses, after their POP_EXCEPT
+        let mut tails = Vec::new();
+        let copied_tail =
+            |s: &Self, stmts: &mut Vec<Stmt>| match except_exit::split_pop_except(stmts) {
+                Ok(t) => Ok(t),
+                Err(()) => Err(s.err("code after a try statement copied into an except clause")),
+            };
         let mut cur = h;
         loop {
             let first = self
@@ -1708,6 +1830,7 @@ impl<'a> Structurer<'a> {
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
                 }
+                tails.extend(copied_tail(self, &mut stmts)?);
                 clauses.push(ExceptHandler {
                     type_: None,
                     name: None,
@@ -1746,6 +1869,7 @@ impl<'a> Structurer<'a> {
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
+            tails.extend(copied_tail(self, &mut stmts)?);
             // `except T as name:` binds the exception first and unbinds it at the end
             let name = match stmts.first() {
                 Some(Stmt::Assign {
@@ -1773,11 +1897,16 @@ impl<'a> Structurer<'a> {
                 _ => break,
             }
         }
-        // the blocks that unbind a named exception on the error path are the compiler's own
+        // the blocks that unbind a named exception on the error path are the compiler's own; the
+        // handler of a try nested in a clause is not, and must have come out with its statement
         for x in h..cleanup {
+            let first = self.instrs(x).first().map(|i| i.op.name);
+            if !self.emitted[x] && first == Some("PUSH_EXC_INFO") {
+                return Err(self.err("an exception handler the structured code leaves out"));
+            }
             self.emitted[x] = true;
         }
-        Ok((clauses, None))
+        Ok((clauses, None, tails))
     }
 
     /// The loop headed by `header`, entered with `stack`; `guard` is the test and exit of a `while`

@@ -1,0 +1,137 @@
+//! 3.11+ except clauses left after their `POP_EXCEPT` (the Sim marks it with `exprs::POP_EXCEPT`
+//! where no value computed in the clause is carried past it). After the marker the compiler writes
+//! only its own leaving code: the unbinding of an `except ... as name:` name, then `return` of a
+//! constant or a name, `break`, `continue`, or nothing (the clause's end). Anything else is code
+//! from after the try statement that the compiler copied into the clause (3.12+ copy small exit
+//! blocks): printed in the clause it would run while the exception is still being handled
+//! (`sys.exc_info()`, `__context__` of a new exception), so it is split off as the clause's tail
+//! for the try statement to place after itself, or refused.
+
+use crate::ast::{Constant, Expr, Stmt};
+use crate::exprs::POP_EXCEPT;
+
+fn is_marker(s: &Stmt) -> bool {
+    matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == POP_EXCEPT)
+}
+
+/// `name = None; del name` at the start of `s`.
+fn is_unbind(s: &[Stmt]) -> bool {
+    matches!(s, [Stmt::Assign { targets, value: Expr::Constant { value: Constant::None, .. } }, Stmt::Delete { targets: d }, ..]
+        if matches!((targets.as_slice(), d.as_slice()), ([Expr::Name { id: a, .. }], [Expr::Name { id: b, .. }]) if a == b))
+}
+
+/// What only leaves the handler (no code that could observe the exception being handled).
+fn leaving(rest: &[Stmt]) -> bool {
+    match rest {
+        [] | [Stmt::Break] | [Stmt::Continue] => true,
+        [Stmt::Return { value }] => matches!(
+            value,
+            None | Some(Expr::Name { .. } | Expr::Constant { .. })
+        ),
+        _ => false,
+    }
+}
+
+/// Remove the POP_EXCEPT markers of an except clause's (or `finally:` handler's) statements. A
+/// marker at the clause's own level may be followed by code copied from after the statement: it
+/// is returned (the marker and the compiler's unbinding stay out of it). Err if a marker nested
+/// in a statement of the clause is followed by more than leaving code.
+pub(super) fn split_pop_except(stmts: &mut Vec<Stmt>) -> Result<Option<Vec<Stmt>>, ()> {
+    let mut tail = None;
+    if let Some(k) = stmts.iter().position(is_marker) {
+        // markers of the handlers being left, each with its unbinding
+        let mut j = k;
+        while j < stmts.len() && is_marker(&stmts[j]) {
+            j += 1;
+            if is_unbind(&stmts[j..]) {
+                j += 2;
+            }
+        }
+        if !leaving(&stmts[j..]) {
+            tail = Some(stmts.split_off(j));
+        }
+        let mut x = k;
+        while x < stmts.len() {
+            if is_marker(&stmts[x]) {
+                stmts.remove(x);
+            } else {
+                x += 1;
+            }
+        }
+    }
+    for s in stmts.iter_mut() {
+        nested(s)?;
+    }
+    Ok(tail)
+}
+
+/// The markers inside statement `s` (its arms): only leaving code may follow them.
+fn nested(s: &mut Stmt) -> Result<(), ()> {
+    let arm = |b: &mut Vec<Stmt>| match split_pop_except(b)? {
+        Some(_) => Err(()),
+        None => Ok(()),
+    };
+    match s {
+        Stmt::If { body, orelse, .. }
+        | Stmt::For { body, orelse, .. }
+        | Stmt::AsyncFor { body, orelse, .. }
+        | Stmt::While { body, orelse, .. } => {
+            arm(body)?;
+            arm(orelse)
+        }
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => {
+            arm(body)?;
+            arm(orelse)?;
+            arm(finalbody)?;
+            handlers.iter_mut().try_for_each(|h| arm(&mut h.body))
+        }
+        Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => arm(body),
+        Stmt::Match { cases, .. } => cases.iter_mut().try_for_each(|c| arm(&mut c.body)),
+        _ => Ok(()),
+    }
+}
+
+impl super::Structurer<'_> {
+    /// The code after a try statement that the compiler copied into its clauses (`tails`, split off
+    /// after their POP_EXCEPT): all alike, and either the end of the normal path's code after the
+    /// body (`rest`, from which it is then taken: it goes after the statement, returned) or the
+    /// start of what follows the statement at `end` (where the caller structures it). Else refused.
+    pub(super) fn place_copied_tail(
+        &mut self,
+        tails: &[Vec<Stmt>],
+        rest: &mut Vec<Stmt>,
+        end: Option<usize>,
+        base: &[crate::exprs::Val],
+        lp: Option<&super::LoopCtx>,
+    ) -> Result<Option<Vec<Stmt>>, crate::error::DecompileError> {
+        let Some(t) = tails.first() else {
+            return Ok(None);
+        };
+        const REFUSED: &str = "code after a try statement copied into an except clause";
+        if tails.iter().any(|x| x != t) {
+            return Err(self.err(REFUSED));
+        }
+        let n = t.len();
+        if rest.len() >= n && rest[rest.len() - n..] == t[..] {
+            rest.truncate(rest.len() - n);
+            return Ok(Some(t.clone()));
+        }
+        // what follows the statement must start with the same code (structured once here to
+        // compare, then again by the caller)
+        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+        let probe = match end {
+            Some(e) => self.region(e, None, base, lp).ok(),
+            None => None,
+        };
+        (self.visits, self.emitted, self.work) = saved;
+        if probe.is_some_and(|p| p.len() >= n && p[..n] == t[..]) {
+            return Ok(None);
+        }
+        Err(self.err(REFUSED))
+    }
+}

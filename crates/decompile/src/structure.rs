@@ -166,8 +166,10 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
             if i < n || stmts[i - n..i] != *fin {
                 return false;
             }
-            stmts.drain(i - n..i);
-            i -= n;
+            // (3.11+: a copy after an except clause's POP_EXCEPT, marked there)
+            let m = except_exit::drop_marker_before(stmts, i - n, i);
+            stmts.drain(i - n - m..i - m);
+            i -= n + m;
         } else {
             let ok = match &mut stmts[i] {
                 Stmt::If { body, orelse, .. } => {
@@ -272,20 +274,46 @@ fn strip_unbind(stmts: &mut Vec<Stmt>, name: &str) {
 }
 
 fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: bool) {
-    let is_pair = |a: &Stmt, b: &Stmt| {
-        matches!(a, Stmt::Assign { targets, value: Expr::Constant { value: Constant::None, .. } }
-            if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
-            && matches!(b, Stmt::Delete { targets } if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
+    // `x = None; del x` (any name): the name
+    let pair_name = |a: &Stmt, b: &Stmt| -> Option<String> {
+        match (a, b) {
+            (
+                Stmt::Assign {
+                    targets,
+                    value:
+                        Expr::Constant {
+                            value: Constant::None,
+                            ..
+                        },
+                },
+                Stmt::Delete { targets: d },
+            ) => match (targets.as_slice(), d.as_slice()) {
+                ([Expr::Name { id: x, .. }], [Expr::Name { id: y, .. }]) if x == y => {
+                    Some(x.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     };
     let is_mark = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::UNBOUND_READ);
-    // the unbinding (and its marker) ending at `i` (exclusive): its length
-    let unbind_before = |stmts: &[Stmt], i: usize| -> usize {
-        let m = usize::from(i > 0 && is_mark(&stmts[i - 1]));
-        let j = i - m;
-        if j >= 2 && is_pair(&stmts[j - 2], &stmts[j - 1]) {
-            2 + m
-        } else {
-            0
+    // the unbinding of `name` (with its marker) in the run of unbindings (of the handlers being
+    // left, innermost first) that ends at `i` (exclusive): its range
+    let unbind_before = |stmts: &[Stmt], i: usize| -> std::ops::Range<usize> {
+        let mut j = i;
+        loop {
+            let m = usize::from(j > 0 && is_mark(&stmts[j - 1]));
+            let k = j - m;
+            let found = if k >= 2 {
+                pair_name(&stmts[k - 2], &stmts[k - 1])
+            } else {
+                None
+            };
+            match found {
+                Some(n) if n == name => return k - 2..j,
+                Some(_) => j = k - 2,
+                None => return i..i,
+            }
         }
     };
     let mut i = 0;
@@ -293,9 +321,9 @@ fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: boo
         let exit = matches!(stmts[i], Stmt::Return { .. })
             || (!in_loop && matches!(stmts[i], Stmt::Break | Stmt::Continue));
         if exit {
-            let n = unbind_before(stmts, i);
-            stmts.drain(i - n..i);
-            i -= n;
+            let r = unbind_before(stmts, i);
+            i -= r.len();
+            stmts.drain(r);
         } else {
             match &mut stmts[i] {
                 Stmt::If { body, orelse, .. } => {
@@ -327,9 +355,10 @@ fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: boo
     if !at_end {
         return;
     }
-    let n = unbind_before(stmts, stmts.len());
-    if n > 0 {
-        stmts.truncate(stmts.len() - n);
+    // (at the end only the last unbinding: the clause's own comes last)
+    let r = unbind_before(stmts, stmts.len());
+    if !r.is_empty() && r.end == stmts.len() {
+        stmts.drain(r);
         return;
     }
     // the compiler copied the unbinding into the ways out of a final `if` / `try`
@@ -356,6 +385,9 @@ fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: boo
         _ => {}
     }
 }
+
+/// Code after a try statement copied into its except clauses: (clause index, statements).
+type Tails = Vec<(usize, Vec<Stmt>)>;
 
 /// The placeholder the loop body's first store takes its value from: the loop's item.
 const ITEM: &str = "\u{0}for-item";
@@ -1720,7 +1752,7 @@ impl<'a> Structurer<'a> {
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
-        let (handlers, finalbody, tails) = handlers?;
+        let (mut handlers, finalbody, tails) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let mut rest = match after {
@@ -1729,16 +1761,28 @@ impl<'a> Structurer<'a> {
         };
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again
-        if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp)? {
+        if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
             after_try = t;
+        } else {
+            // (else it stays, marked, for an enclosing finally to recognise as its copy)
+            for (k, t) in tails {
+                if let Some(c) = handlers.get_mut(k) {
+                    except_exit::put_back(&mut c.body, t);
+                }
+            }
         }
         let stmt = if let Some(finalbody) = finalbody {
             // the normal path runs the copy of the finally body, then what follows the statement
             // (in the same block when nothing jumps there)
-            if !rest.starts_with(&finalbody) {
-                return Err(self.err("a finally block whose normal-path copy differs"));
+            // (none when the body never comes out of its range normally: every way out is a
+            // return, break, continue or raise, each checked for its copy below)
+            let no_normal_path = after.is_none() && rest.is_empty();
+            if !no_normal_path {
+                if !rest.starts_with(&finalbody) {
+                    return Err(self.err("a finally block whose normal-path copy differs"));
+                }
+                after_try.splice(0..0, rest[finalbody.len()..].iter().cloned());
             }
-            after_try.splice(0..0, rest[finalbody.len()..].iter().cloned());
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
@@ -1773,14 +1817,7 @@ impl<'a> Structurer<'a> {
         end: Option<usize>,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<
-        (
-            Vec<crate::ast::ExceptHandler>,
-            Option<Vec<Stmt>>,
-            Vec<Vec<Stmt>>,
-        ),
-        DecompileError,
-    > {
+    ) -> Result<(Vec<crate::ast::ExceptHandler>, Option<Vec<Stmt>>, Tails), DecompileError> {
         use crate::ast::ExceptHandler;
         use crate::exprs::{EXC, EXC_MATCH, RERAISE};
         let is_marker =
@@ -1799,19 +1836,14 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("a finally handler that does not re-raise"));
             }
             fin.pop();
-            if except_exit::split_pop_except(&mut fin) != Ok(None) {
-                return Err(self.err("code after a finally handler's POP_EXCEPT"));
+            if let Some(t) = except_exit::split_pop_except(&mut fin) {
+                except_exit::put_back(&mut fin, t);
             }
             return Ok((Vec::new(), Some(or_pass(fin)), Vec::new()));
         }
         let mut clauses = Vec::new();
         // code after the statement the compiler copied into clauses, after their POP_EXCEPT
         let mut tails = Vec::new();
-        let copied_tail =
-            |s: &Self, stmts: &mut Vec<Stmt>| match except_exit::split_pop_except(stmts) {
-                Ok(t) => Ok(t),
-                Err(()) => Err(s.err("code after a try statement copied into an except clause")),
-            };
         let mut cur = h;
         loop {
             let first = self
@@ -1830,7 +1862,9 @@ impl<'a> Structurer<'a> {
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
                 }
-                tails.extend(copied_tail(self, &mut stmts)?);
+                if let Some(t) = except_exit::split_pop_except(&mut stmts) {
+                    tails.push((clauses.len(), t));
+                }
                 clauses.push(ExceptHandler {
                     type_: None,
                     name: None,
@@ -1869,7 +1903,9 @@ impl<'a> Structurer<'a> {
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
-            tails.extend(copied_tail(self, &mut stmts)?);
+            if let Some(t) = except_exit::split_pop_except(&mut stmts) {
+                tails.push((clauses.len(), t));
+            }
             // `except T as name:` binds the exception first and unbinds it at the end
             let name = match stmts.first() {
                 Some(Stmt::Assign {

@@ -32,11 +32,13 @@ fn leaving(rest: &[Stmt]) -> bool {
     }
 }
 
-/// Remove the POP_EXCEPT markers of an except clause's (or `finally:` handler's) statements. A
-/// marker at the clause's own level may be followed by code copied from after the statement: it
-/// is returned (the marker and the compiler's unbinding stay out of it). Err if a marker nested
-/// in a statement of the clause is followed by more than leaving code.
-pub(super) fn split_pop_except(stmts: &mut Vec<Stmt>) -> Result<Option<Vec<Stmt>>, ()> {
+/// Remove the POP_EXCEPT markers of an except clause's (or `finally:` handler's) statements that
+/// only leaving code follows. Code after a marker at the clause's own level is split off and
+/// returned (the marker and the compiler's unbindings stay out of it): code after the statement
+/// copied into the clause, or an enclosing `finally:` body's copy before a way out. A marker nested
+/// in a statement of the clause with more after it stays, for an enclosing `finally:` to recognise
+/// its copy there (`drop_marker_before`); one left over refuses the code object.
+pub(super) fn split_pop_except(stmts: &mut Vec<Stmt>) -> Option<Vec<Stmt>> {
     let mut tail = None;
     if let Some(k) = stmts.iter().position(is_marker) {
         // markers of the handlers being left, each with its unbinding
@@ -60,24 +62,45 @@ pub(super) fn split_pop_except(stmts: &mut Vec<Stmt>) -> Result<Option<Vec<Stmt>
         }
     }
     for s in stmts.iter_mut() {
-        nested(s)?;
+        nested(s);
     }
-    Ok(tail)
+    tail
 }
 
-/// The markers inside statement `s` (its arms): only leaving code may follow them.
-fn nested(s: &mut Stmt) -> Result<(), ()> {
-    let arm = |b: &mut Vec<Stmt>| match split_pop_except(b)? {
-        Some(_) => Err(()),
-        None => Ok(()),
+/// A tail split off by [`split_pop_except`] that is not the code after the statement: back at the
+/// end of the clause, after its marker.
+pub(super) fn put_back(stmts: &mut Vec<Stmt>, tail: Vec<Stmt>) {
+    stmts.push(Stmt::Expr {
+        value: Expr::name(POP_EXCEPT),
+    });
+    stmts.extend(tail);
+}
+
+/// A `finally:` body's copy at `start..end` of `stmts`, before a way out (removed by the caller):
+/// the POP_EXCEPT marker right before it goes too (1 returned) when the way out only leaves.
+pub(crate) fn drop_marker_before(stmts: &mut Vec<Stmt>, start: usize, end: usize) -> usize {
+    let after = stmts.get(end..end + 1).unwrap_or(&[]);
+    if start > 0 && is_marker(&stmts[start - 1]) && leaving(after) {
+        stmts.remove(start - 1);
+        return 1;
+    }
+    0
+}
+
+/// The markers inside statement `s` (its arms) that only leaving code follows go.
+fn nested(s: &mut Stmt) {
+    let arm = |b: &mut Vec<Stmt>| {
+        if let Some(t) = split_pop_except(b) {
+            put_back(b, t);
+        }
     };
     match s {
         Stmt::If { body, orelse, .. }
         | Stmt::For { body, orelse, .. }
         | Stmt::AsyncFor { body, orelse, .. }
         | Stmt::While { body, orelse, .. } => {
-            arm(body)?;
-            arm(orelse)
+            arm(body);
+            arm(orelse);
         }
         Stmt::Try {
             body,
@@ -85,41 +108,39 @@ fn nested(s: &mut Stmt) -> Result<(), ()> {
             orelse,
             finalbody,
         } => {
-            arm(body)?;
-            arm(orelse)?;
-            arm(finalbody)?;
-            handlers.iter_mut().try_for_each(|h| arm(&mut h.body))
+            arm(body);
+            arm(orelse);
+            arm(finalbody);
+            handlers.iter_mut().for_each(|h| arm(&mut h.body));
         }
         Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => arm(body),
-        Stmt::Match { cases, .. } => cases.iter_mut().try_for_each(|c| arm(&mut c.body)),
-        _ => Ok(()),
+        Stmt::Match { cases, .. } => cases.iter_mut().for_each(|c| arm(&mut c.body)),
+        _ => {}
     }
 }
 
 impl super::Structurer<'_> {
     /// The code after a try statement that the compiler copied into its clauses (`tails`, split off
-    /// after their POP_EXCEPT): all alike, and either the end of the normal path's code after the
-    /// body (`rest`, from which it is then taken: it goes after the statement, returned) or the
-    /// start of what follows the statement at `end` (where the caller structures it). Else refused.
+    /// after their POP_EXCEPT): when all alike and either the end of the normal path's code after
+    /// the body (`rest`, from which it is then taken: it goes after the statement, returned) or the
+    /// start of what follows the statement at `end` (where the caller structures it), the clauses
+    /// lose it. None: not that code.
     pub(super) fn place_copied_tail(
         &mut self,
-        tails: &[Vec<Stmt>],
+        tails: &[(usize, Vec<Stmt>)],
         rest: &mut Vec<Stmt>,
         end: Option<usize>,
         base: &[crate::exprs::Val],
         lp: Option<&super::LoopCtx>,
-    ) -> Result<Option<Vec<Stmt>>, crate::error::DecompileError> {
-        let Some(t) = tails.first() else {
-            return Ok(None);
-        };
-        const REFUSED: &str = "code after a try statement copied into an except clause";
-        if tails.iter().any(|x| x != t) {
-            return Err(self.err(REFUSED));
+    ) -> Option<Vec<Stmt>> {
+        let (_, t) = tails.first()?;
+        if tails.iter().any(|(_, x)| x != t) {
+            return None;
         }
         let n = t.len();
         if rest.len() >= n && rest[rest.len() - n..] == t[..] {
             rest.truncate(rest.len() - n);
-            return Ok(Some(t.clone()));
+            return Some(t.clone());
         }
         // what follows the statement must start with the same code (structured once here to
         // compare, then again by the caller)
@@ -130,8 +151,8 @@ impl super::Structurer<'_> {
         };
         (self.visits, self.emitted, self.work) = saved;
         if probe.is_some_and(|p| p.len() >= n && p[..n] == t[..]) {
-            return Ok(None);
+            return Some(Vec::new());
         }
-        Err(self.err(REFUSED))
+        None
     }
 }

@@ -204,6 +204,54 @@ def ep_finally_after_clause_return(d):
         print(log)
 
 
+_state = {"busy": False}
+
+
+def ep_except_raise_finally(mod):
+    _state["busy"] = True
+    try:
+        value = {"zlib": 1, "os": 2}[mod]
+    except KeyError:
+        print("unavailable", _state["busy"])
+        raise ValueError("no " + str(mod))
+    finally:
+        _state["busy"] = False
+    print("available", _state["busy"], _exc_name())
+    return value
+
+
+def ep_return_through_finally(d):
+    try:
+        return d[1]
+    finally:
+        print("fin", _exc_name())
+
+
+def ep_else_returns_after_try(d):
+    try:
+        a, b = d
+    except (TypeError, ValueError):
+        pass
+    else:
+        print("pair")
+        return a + b
+    return _exc_name()
+
+
+def ep_break_copies_return(items):
+    out = []
+    for k in items:
+        if k is None:
+            break
+        try:
+            v = {1: "a", 2: "b"}[k]
+        except KeyError:
+            break
+        else:
+            out.append(v)
+    return tuple(out), _exc_name()
+
+
 CASES = {
     "ep_return_value": [({1: 2}, 1), ({}, 1), ([], "a")],
     "ep_return_local": [({1: 2}, 1), ({2: 3}, 1), ([], "a")],
@@ -223,4 +271,8 @@ CASES = {
     "ep_conditional_return_as": [({1: 2},), ({},)],
     "ep_while_clause_exits": [([1, 2, 0],), ([0, 0, 0, 0, 1],), (["a", 1],), ([],)],
     "ep_finally_after_clause_return": [({1: 2},), ({},)],
+    "ep_except_raise_finally": [("zlib",), ("nope",)],
+    "ep_return_through_finally": [({1: 2},), ({},)],
+    "ep_else_returns_after_try": [((1, 2),), (5,), ((1, 2, 3),)],
+    "ep_break_copies_return": [([1, 2],), ([1, 3, 2],), ([2, None, 1],), ([],)],
 }

@@ -1755,9 +1755,9 @@ impl<'a> Structurer<'a> {
         let (mut handlers, finalbody, tails) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
-        let mut rest = match after {
-            Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
-            _ => Vec::new(),
+        let (mut rest, end) = match after {
+            Some(a) if Some(a) != end => self.else_region(a, end, base, lp)?,
+            _ => (Vec::new(), end),
         };
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again

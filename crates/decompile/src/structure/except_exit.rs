@@ -120,11 +120,44 @@ fn nested(s: &mut Stmt) {
 }
 
 impl super::Structurer<'_> {
+    /// The code after a try body on the normal path (`else:`, or the copy of `finally:` and what
+    /// follows), from `a` to the statement's `end`. A try statement that is the last of an
+    /// enclosing try (or with) body: that body ends where this code leaves its range, so this code
+    /// does too, and the statement's end is there (else, with no `end`, the code after the
+    /// enclosing statement would come out in this `else:`).
+    pub(super) fn else_region(
+        &mut self,
+        a: usize,
+        end: Option<usize>,
+        base: &[crate::exprs::Val],
+        lp: Option<&super::LoopCtx>,
+    ) -> Result<(Vec<Stmt>, Option<usize>), crate::error::DecompileError> {
+        let enclosing = match self.try_body.last() {
+            Some(&(h, None)) if self.try_depth.last() == Some(&self.nesting) => Some(h),
+            _ => None,
+        };
+        let Some(h) = enclosing.filter(|_| self.legacy.is_none()) else {
+            return Ok((self.region(a, end, base, lp)?, end));
+        };
+        self.try_body.push((h, None));
+        self.try_depth.push(self.nesting + 1);
+        let out = self.region(a, end, base, lp);
+        let found = self.try_body.pop().and_then(|t| t.1);
+        self.try_depth.pop();
+        let out = out?;
+        match (found, end) {
+            (None, _) => Ok((out, end)),
+            (Some(x), None) => Ok((out, Some(x))),
+            (Some(x), Some(e)) if x == e => Ok((out, end)),
+            _ => Err(self.err("a try body that ends in two places")),
+        }
+    }
+
     /// The code after a try statement that the compiler copied into its clauses (`tails`, split off
     /// after their POP_EXCEPT): when all alike and either the end of the normal path's code after
     /// the body (`rest`, from which it is then taken: it goes after the statement, returned) or the
-    /// start of what follows the statement at `end` (where the caller structures it), the clauses
-    /// lose it. None: not that code.
+    /// start of what follows the statement at `end` (where the caller structures it), or nothing
+    /// follows the statement, the clauses lose it. None: not that code.
     pub(super) fn place_copied_tail(
         &mut self,
         tails: &[(usize, Vec<Stmt>)],
@@ -142,13 +175,15 @@ impl super::Structurer<'_> {
             rest.truncate(rest.len() - n);
             return Some(t.clone());
         }
+        // nothing follows the statement (the body and the clauses without the copy never come
+        // out of it: the normal path's code ran until control left): the copy goes after it
+        let Some(e) = end else {
+            return Some(t.clone());
+        };
         // what follows the statement must start with the same code (structured once here to
         // compare, then again by the caller)
         let saved = (self.visits.clone(), self.emitted.clone(), self.work);
-        let probe = match end {
-            Some(e) => self.region(e, None, base, lp).ok(),
-            None => None,
-        };
+        let probe = self.region(e, None, base, lp).ok();
         (self.visits, self.emitted, self.work) = saved;
         if probe.is_some_and(|p| p.len() >= n && p[..n] == t[..]) {
             return Some(Vec::new());

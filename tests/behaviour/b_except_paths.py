@@ -252,6 +252,60 @@ def ep_break_copies_return(items):
     return tuple(out), _exc_name()
 
 
+class _Sock:
+    def __init__(self, fail):
+        self.fail = fail
+        self.log = []
+
+    def shutdown(self):
+        self.log.append("shutdown")
+        if self.fail == "os":
+            raise OSError(self.fail)
+        if self.fail == "value":
+            raise ValueError(self.fail)
+
+    def close(self):
+        self.log.append("close")
+
+
+def ep_try_in_finally(fail, body_fails):
+    sock = _Sock(fail)
+    try:
+        try:
+            if body_fails:
+                raise KeyError("body")
+            sock.log.append("body")
+        finally:
+            if sock is not None:
+                try:
+                    try:
+                        sock.shutdown()
+                    except OSError as exc:
+                        if fail != "os":
+                            raise
+                        sock.log.append(str(exc))
+                finally:
+                    sock.close()
+    except (KeyError, ValueError) as e:
+        sock.log.append(type(e).__name__)
+    return sock.log
+
+
+def ep_except_in_finally(x):
+    log = []
+    try:
+        try:
+            log.append(10 // x)
+        finally:
+            try:
+                log.append(len(x))
+            except TypeError:
+                log.append("no len")
+    except ZeroDivisionError:
+        log.append("zero")
+    return log
+
+
 CASES = {
     "ep_return_value": [({1: 2}, 1), ({}, 1), ([], "a")],
     "ep_return_local": [({1: 2}, 1), ({2: 3}, 1), ([], "a")],
@@ -275,4 +329,6 @@ CASES = {
     "ep_return_through_finally": [({1: 2},), ({},)],
     "ep_else_returns_after_try": [((1, 2),), (5,), ((1, 2, 3),)],
     "ep_break_copies_return": [([1, 2],), ([1, 3, 2],), ([2, None, 1],), ([],)],
+    "ep_try_in_finally": [("", False), ("os", False), ("value", False), ("", True), ("os", True)],
+    "ep_except_in_finally": [(2,), (0,), ("ab",)],
 }

@@ -1735,6 +1735,8 @@ impl<'a> Structurer<'a> {
         let end = reached.then_some(next).filter(|&e| {
             !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
         });
+        // (3.12+ may place the code after the statement before the handler: the clauses jump back)
+        let end = end.or_else(|| self.clauses_join(h, cleanup, lp));
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));
@@ -1778,10 +1780,10 @@ impl<'a> Structurer<'a> {
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                if !rest.starts_with(&finalbody) {
+                let Some(next) = except_exit::after_finally_copy(&rest, &finalbody) else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
-                }
-                after_try.splice(0..0, rest[finalbody.len()..].iter().cloned());
+                };
+                after_try.splice(0..0, next);
             }
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
@@ -1824,18 +1826,27 @@ impl<'a> Structurer<'a> {
             |s: &Stmt, m: &str| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m);
         let exc = || vec![Val::Expr(Expr::name(EXC))];
         let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
+        // (a test of this handler's own clauses, covered by its cleanup: not one of a try nested
+        // in a finally body)
         let has_match = (h..cleanup).any(|x| {
-            self.instrs(x)
-                .iter()
-                .any(|i| i.op.name == "CHECK_EXC_MATCH")
+            self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
+                && self
+                    .instrs(x)
+                    .iter()
+                    .any(|i| i.op.name == "CHECK_EXC_MATCH")
         });
         if !has_match && names.get(1) != Some(&"POP_TOP") {
             // finally: the handler runs the body then re-raises
-            let mut fin = self.region_carry(h, Some(cleanup), base, exc(), lp)?;
+            // (the exception stays on the stack under the body's statements, for the RERAISE)
+            let mut fin_base = base.to_vec();
+            fin_base.extend(exc());
+            let mut fin = self.region(h, Some(cleanup), &fin_base, lp)?;
             if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
                 return Err(self.err("a finally handler that does not re-raise"));
             }
-            fin.pop();
+            let reraise = fin.pop().into_iter().collect::<Vec<_>>();
+            // (the compiler copied the RERAISE into the ends of a final if's arms)
+            except_exit::strip_copied_end(&mut fin, &reraise);
             if let Some(t) = except_exit::split_pop_except(&mut fin) {
                 except_exit::put_back(&mut fin, t);
             }

@@ -119,7 +119,117 @@ fn nested(s: &mut Stmt) {
     }
 }
 
+/// The normal path's code after a try body (`rest`) is the copy of the `finally:` body `fin`,
+/// then what follows the statement: that, if so. Where `fin` ends with a statement the code after
+/// the try statement was copied into the ends of (the compiler copies small exits: all of it when
+/// it is only a way out, such as `return None`), that copy is the same as going on after it.
+pub(super) fn after_finally_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt>> {
+    let n = fin.len();
+    if rest.starts_with(fin) {
+        return Some(rest[n..].to_vec());
+    }
+    if n == 0 || rest.len() < n || rest[..n - 1] != fin[..n - 1] {
+        return None;
+    }
+    let (copy, after) = rest.split_at(n);
+    let after = if after.is_empty() {
+        // all of it copied: a way out ending the first arm of the final statement
+        let exit = first_arm_end(&copy[n - 1])?;
+        if !matches!(
+            exit,
+            Stmt::Return { .. } | Stmt::Break | Stmt::Continue | Stmt::Raise { .. }
+        ) {
+            return None;
+        }
+        vec![exit.clone()]
+    } else {
+        after.to_vec()
+    };
+    let mut last = vec![copy[n - 1].clone()];
+    strip_copied_end(&mut last, &after);
+    (last.as_slice() == &fin[n - 1..]).then_some(after)
+}
+
+/// The last statement of the first way through `s` (an `if`'s body, a `try`'s body or `else:`).
+fn first_arm_end(s: &Stmt) -> Option<&Stmt> {
+    let arm = match s {
+        Stmt::If { body, .. } => body,
+        Stmt::Try { body, orelse, .. } if orelse.is_empty() => body,
+        Stmt::Try { orelse, .. } => orelse,
+        _ => return None,
+    };
+    let last = arm.last()?;
+    match last {
+        Stmt::If { .. } | Stmt::Try { .. } => first_arm_end(last),
+        _ => Some(last),
+    }
+}
+
+/// Remove `t` from the ends of the ways through `stmts` (its end, or the arms of a final `if` or
+/// `try` without `finally:`), where the compiler copied the code that follows.
+pub(super) fn strip_copied_end(stmts: &mut Vec<Stmt>, t: &[Stmt]) {
+    if stmts.ends_with(t) {
+        stmts.truncate(stmts.len() - t.len());
+        return;
+    }
+    let arm = |b: &mut Vec<Stmt>| {
+        let had = !b.is_empty();
+        strip_copied_end(b, t);
+        if had && b.is_empty() {
+            b.push(Stmt::Pass);
+        }
+    };
+    match stmts.last_mut() {
+        Some(Stmt::If { body, orelse, .. }) => {
+            arm(body);
+            strip_copied_end(orelse, t);
+        }
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            handlers.iter_mut().for_each(|h| arm(&mut h.body));
+            // (the body's own end only without `else:`, which it would otherwise run)
+            if orelse.is_empty() {
+                arm(body);
+            } else {
+                strip_copied_end(orelse, t);
+            }
+        }
+        _ => {}
+    }
+}
+
 impl super::Structurer<'_> {
+    /// Where the except clauses of handler `h` (up to its cleanup block) go on normally, when they
+    /// all go to one block outside the handler's code other than the enclosing loop's header or
+    /// exit (`continue` / `break`): the end of the statement.
+    pub(super) fn clauses_join(
+        &self,
+        h: usize,
+        cleanup: usize,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<usize> {
+        let mut join = None;
+        for x in h..cleanup {
+            for e in &self.cfg.blocks[x].succs {
+                let inside = (h..=cleanup).contains(&e.to);
+                let in_loop = lp.is_some_and(|c| e.to == c.header || Some(e.to) == c.exit);
+                if e.kind == crate::flow::EdgeKind::Exception || inside || in_loop {
+                    continue;
+                }
+                match join {
+                    None => join = Some(e.to),
+                    Some(j) if j == e.to => {}
+                    Some(_) => return None,
+                }
+            }
+        }
+        join
+    }
+
     /// The code after a try body on the normal path (`else:`, or the copy of `finally:` and what
     /// follows), from `a` to the statement's `end`. A try statement that is the last of an
     /// enclosing try (or with) body: that body ends where this code leaves its range, so this code

@@ -33,6 +33,8 @@ EQUAL_FROM_311 = {
     "ep_return_through_finally",
     "ep_else_returns_after_try",
     "ep_break_copies_return",
+    "ep_finally_raises",
+    "ep_finally_raises_in_if",
 }
 EQUAL_FROM_312 = {"ep_after_try_value_and_state", "ep_try_in_finally"}
 

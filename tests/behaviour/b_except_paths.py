@@ -306,6 +306,43 @@ def ep_except_in_finally(x):
     return log
 
 
+def ep_finally_raises(x):
+    try:
+        try:
+            first = TypeError(x)
+            if x:
+                raise first
+            print("no error")
+        finally:
+            second = ValueError(x)
+            raise second
+    except Exception as e:
+        caught = e
+    return repr(caught), repr(caught.__context__)
+
+
+def ep_finally_raises_in_if(x):
+    try:
+        try:
+            print(10 // x)
+        finally:
+            if x == 1:
+                raise ValueError(x)
+            raise KeyError(x)
+    except Exception as e:
+        return repr(e), repr(e.__context__)
+
+
+def ep_return_through_raising_finally(x):
+    try:
+        try:
+            return 10 // x
+        finally:
+            raise ValueError(x)
+    except ValueError as e:
+        return repr(e), repr(e.__context__)
+
+
 CASES = {
     "ep_return_value": [({1: 2}, 1), ({}, 1), ([], "a")],
     "ep_return_local": [({1: 2}, 1), ({2: 3}, 1), ([], "a")],
@@ -331,4 +368,7 @@ CASES = {
     "ep_break_copies_return": [([1, 2],), ([1, 3, 2],), ([2, None, 1],), ([],)],
     "ep_try_in_finally": [("", False), ("os", False), ("value", False), ("", True), ("os", True)],
     "ep_except_in_finally": [(2,), (0,), ("ab",)],
+    "ep_finally_raises": [(0,), (1,)],
+    "ep_finally_raises_in_if": [(1,), (2,), (0,)],
+    "ep_return_through_raising_finally": [(1,), (0,)],
 }

@@ -1791,6 +1791,13 @@ impl<'a> Structurer<'a> {
             if !strip_finally_copies(&mut body, &finalbody) {
                 return Err(self.err("an exit from a try body without the finally body's copy"));
             }
+            // a finally body that ends by raising: its copies before the body's ways out end the
+            // code there (the return / break after them is dead and gone), so no copy may be left
+            if matches!(finalbody.last(), Some(Stmt::Raise { .. }))
+                && except_exit::ends_with_copy(&body, &finalbody)
+            {
+                return Err(self.err("a try body left through a finally body that raises"));
+            }
             Stmt::Try {
                 body: or_pass(body),
                 handlers: Vec::new(),
@@ -1841,10 +1848,15 @@ impl<'a> Structurer<'a> {
             let mut fin_base = base.to_vec();
             fin_base.extend(exc());
             let mut fin = self.region(h, Some(cleanup), &fin_base, lp)?;
-            if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+            // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
+            let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
+            if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
                 return Err(self.err("a finally handler that does not re-raise"));
             }
-            let reraise = fin.pop().into_iter().collect::<Vec<_>>();
+            let reraise = match raises {
+                true => Vec::new(),
+                false => fin.pop().into_iter().collect::<Vec<_>>(),
+            };
             // (the compiler copied the RERAISE into the ends of a final if's arms)
             except_exit::strip_copied_end(&mut fin, &reraise);
             if let Some(t) = except_exit::split_pop_except(&mut fin) {

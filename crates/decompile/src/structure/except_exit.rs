@@ -202,6 +202,36 @@ pub(super) fn strip_copied_end(stmts: &mut Vec<Stmt>, t: &[Stmt]) {
     }
 }
 
+/// Does a way through `stmts` (or a statement list nested in it, not in nested functions) end with
+/// `fin`?
+pub(super) fn ends_with_copy(stmts: &[Stmt], fin: &[Stmt]) -> bool {
+    if stmts.ends_with(fin) {
+        return true;
+    }
+    stmts.iter().any(|s| match s {
+        Stmt::If { body, orelse, .. }
+        | Stmt::For { body, orelse, .. }
+        | Stmt::AsyncFor { body, orelse, .. }
+        | Stmt::While { body, orelse, .. } => {
+            ends_with_copy(body, fin) || ends_with_copy(orelse, fin)
+        }
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => {
+            ends_with_copy(body, fin)
+                || ends_with_copy(orelse, fin)
+                || ends_with_copy(finalbody, fin)
+                || handlers.iter().any(|h| ends_with_copy(&h.body, fin))
+        }
+        Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => ends_with_copy(body, fin),
+        Stmt::Match { cases, .. } => cases.iter().any(|c| ends_with_copy(&c.body, fin)),
+        _ => false,
+    })
+}
+
 impl super::Structurer<'_> {
     /// Where the except clauses of handler `h` (up to its cleanup block) go on normally, when they
     /// all go to one block outside the handler's code other than the enclosing loop's header or

@@ -10,6 +10,7 @@ use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr, PyVersion};
 
+mod except_exit;
 mod py312;
 mod spill;
 pub(crate) use spill::cell_name;
@@ -143,6 +144,9 @@ pub struct Sim<'a> {
     pub next_op: Option<&'static str>,
     /// ≤3.10 ROT_FOUR before POP_EXCEPT: the value returned was computed inside the handler.
     value_under_except: bool,
+    /// 3.11+: where the saved exceptions of the handlers being run would sit on the symbolic stack
+    /// (its length there), innermost last; set by the structurer (`exprs/except_exit.rs`).
+    pub saved_exc: Vec<usize>,
     /// The lowest stack depth the block has reached between instructions (at first, the values it was
     /// entered with): values above it belong to the block's own statements.
     entry_len: usize,
@@ -285,6 +289,7 @@ impl<'a> Sim<'a> {
             next_op: None,
             value_under_except: false,
             spill_floor: 0,
+            saved_exc: Vec::new(),
         }
         .entered()
     }
@@ -1087,6 +1092,10 @@ impl<'a> Sim<'a> {
             // ≤3.10 `return x` in an except clause moves x under the saved exception that POP_EXCEPT
             // drops; those three values are not on the symbolic stack, so x stays where it is
             "ROT_FOUR" if self.next_op == Some("POP_EXCEPT") => self.value_under_except = true,
+            // 3.11+ the same with SWAP (`return x` in an except clause)
+            "SWAP" if self.next_op == Some("POP_EXCEPT") => {
+                self.swap_under_saved_exc(ins, raw as usize)?
+            }
             // ≤3.10 `except T:`: DUP_TOP of the exception type, T, then a jump unless it matches
             "JUMP_IF_NOT_EXC_MATCH" => {
                 let t = self.pop_expr(ins)?;
@@ -1391,7 +1400,13 @@ impl<'a> Sim<'a> {
                 // (a value computed in the handler and moved under the saved exception is the
                 // handler's: no marker)
                 let computed = std::mem::take(&mut self.value_under_except);
-                if name == "POP_EXCEPT" && self.code.bytecode.version.minor() <= 10 && !computed {
+                // 3.11+: the same where a value computed in the handler waits above the saved
+                // exception (moved under it by SWAP)
+                let computed = computed || (name == "POP_EXCEPT" && self.value_over_saved_exc());
+                if name == "POP_EXCEPT" {
+                    self.pop_saved_exc();
+                }
+                if name == "POP_EXCEPT" && !computed {
                     self.out.push(Stmt::Expr {
                         value: Expr::name(POP_EXCEPT),
                     });
@@ -1838,9 +1853,21 @@ impl<'a> Sim<'a> {
                         self.err(ins, "a name deleted while a read of it waits on the stack")
                     );
                 }
+                // the compiler's unbinding after the value of a `return` that reads the name was
+                // evaluated: marked, so that only the structurer's removal of the unbinding lets it
+                // through (kept, it would read the name after its deletion)
+                // (≤3.10 checks the unbinding as a finally body's copies: legacy_blocks.rs)
+                let read_before = self.code.bytecode.version.minor() >= 11
+                    && self.unbound_before(&target)
+                    && self.pending_read(&target, None);
                 self.out.push(Stmt::Delete {
                     targets: vec![target],
                 });
+                if read_before {
+                    self.out.push(Stmt::Expr {
+                        value: Expr::name(UNBOUND_READ),
+                    });
+                }
             }
             // 3.14: subscription is BINARY_OP's `[]`
             "BINARY_OP" if Self::named(ins, raw) == Some("[]") => self.subscript(ins)?,
@@ -2306,6 +2333,9 @@ pub const RERAISE: &str = "\u{0}reraise";
 pub const WITH_ENTER: &str = "\u{0}with_enter";
 pub const WITH_EXIT: &str = "\u{0}with_exit";
 pub const POP_EXCEPT: &str = "\u{0}pop_except";
+/// After the compiler's `name = None; del name` (an `except ... as name:` being left) whose name a
+/// value evaluated before it reads: the structurer removes it with the unbinding.
+pub const UNBOUND_READ: &str = "\u{0}unbound_read";
 /// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
 pub const COLLECT: &str = "\u{0}collect";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).

@@ -728,9 +728,14 @@ pub fn decompile_source_with(
     // The structurer's markers (names with a NUL) must never reach the output: if one is left, some
     // construct around it was not recognised.
     if source.contains('\0') {
+        // (FRAMEJIT_DEBUG_MARKERS=1 shows where, for whoever works on the decompiler)
+        let detail = match std::env::var_os("FRAMEJIT_DEBUG_MARKERS") {
+            Some(_) => format!(":\n{}", source.replace('\0', "@")),
+            None => String::new(),
+        };
         return Err(DecompileError::new(
             code,
-            "a construct this decompiler does not recognise (marker left over)",
+            format!("a construct this decompiler does not recognise (marker left over){detail}"),
         ));
     }
     Ok(source)

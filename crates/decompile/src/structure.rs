@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod coroutine;
 mod dup_tail;
+mod except_exit;
 mod inline_comp;
 pub use coroutine::{bare_returns, keep_generator};
 #[path = "legacy_blocks.rs"]
@@ -96,6 +97,9 @@ pub struct Structurer<'a> {
     probes: usize,
     /// Real stack entries not on the symbolic stack (the saved exception inside handlers).
     depth_offset: usize,
+    /// 3.11+: the symbolic stack length where each saved exception of the handlers being
+    /// structured sits (off the symbolic stack), innermost last (`exprs/except_exit.rs`).
+    saved_exc: Vec<usize>,
     /// The next block run starts with a with statement's exit call, which is part of that statement.
     expect_exit_call: bool,
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
@@ -182,8 +186,10 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
             if i < n || stmts[i - n..i] != *fin {
                 return false;
             }
-            stmts.drain(i - n..i);
-            i -= n;
+            // (3.11+: a copy after an except clause's POP_EXCEPT, marked there)
+            let m = except_exit::drop_marker_before(stmts, i - n, i);
+            stmts.drain(i - n - m..i - m);
+            i -= n + m;
         } else {
             let ok = match &mut stmts[i] {
                 Stmt::If { body, orelse, .. } => {
@@ -279,19 +285,129 @@ pub(crate) fn strip_tail(
     }
 }
 
-/// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body, wherever
-/// the body ends (also before a return or at the end of each arm).
+/// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body: at its end
+/// (or, when the compiler copied it into the arms of a final `if`/`try`, at their ends), and before
+/// every `return` (`break`, `continue` directly in the clause) that leaves the clause, with the
+/// marker a value read before it leaves (`exprs::UNBOUND_READ`).
 fn strip_unbind(stmts: &mut Vec<Stmt>, name: &str) {
-    let is_unbind = |a: &Stmt, b: &Stmt| {
-        matches!(a, Stmt::Assign { targets, value: Expr::Constant { value: Constant::None, .. } }
-            if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
-            && matches!(b, Stmt::Delete { targets } if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == name))
+    strip_unbind_in(stmts, name, false, true);
+}
+
+fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: bool) {
+    // `x = None; del x` (any name): the name
+    let pair_name = |a: &Stmt, b: &Stmt| -> Option<String> {
+        match (a, b) {
+            (
+                Stmt::Assign {
+                    targets,
+                    value:
+                        Expr::Constant {
+                            value: Constant::None,
+                            ..
+                        },
+                },
+                Stmt::Delete { targets: d },
+            ) => match (targets.as_slice(), d.as_slice()) {
+                ([Expr::Name { id: x, .. }], [Expr::Name { id: y, .. }]) if x == y => {
+                    Some(x.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     };
-    let n = stmts.len();
-    if n >= 2 && is_unbind(&stmts[n - 2], &stmts[n - 1]) {
-        stmts.truncate(n - 2);
+    let is_mark = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::UNBOUND_READ);
+    // the unbinding of `name` (with its marker) in the run of unbindings (of the handlers being
+    // left, innermost first) that ends at `i` (exclusive): its range
+    let unbind_before = |stmts: &[Stmt], i: usize| -> std::ops::Range<usize> {
+        let mut j = i;
+        loop {
+            let m = usize::from(j > 0 && is_mark(&stmts[j - 1]));
+            let k = j - m;
+            let found = if k >= 2 {
+                pair_name(&stmts[k - 2], &stmts[k - 1])
+            } else {
+                None
+            };
+            match found {
+                Some(n) if n == name => return k - 2..j,
+                Some(_) => j = k - 2,
+                None => return i..i,
+            }
+        }
+    };
+    let mut i = 0;
+    while i < stmts.len() {
+        let exit = matches!(stmts[i], Stmt::Return { .. })
+            || (!in_loop && matches!(stmts[i], Stmt::Break | Stmt::Continue));
+        if exit {
+            let r = unbind_before(stmts, i);
+            i -= r.len();
+            stmts.drain(r);
+        } else {
+            match &mut stmts[i] {
+                Stmt::If { body, orelse, .. } => {
+                    strip_unbind_in(body, name, in_loop, false);
+                    strip_unbind_in(orelse, name, in_loop, false);
+                }
+                Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } => {
+                    strip_unbind_in(body, name, true, false);
+                    strip_unbind_in(orelse, name, in_loop, false);
+                }
+                Stmt::Try {
+                    body,
+                    handlers,
+                    orelse,
+                    finalbody,
+                } => {
+                    strip_unbind_in(body, name, in_loop, false);
+                    for h in handlers.iter_mut() {
+                        strip_unbind_in(&mut h.body, name, in_loop, false);
+                    }
+                    strip_unbind_in(orelse, name, in_loop, false);
+                    strip_unbind_in(finalbody, name, in_loop, false);
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if !at_end {
+        return;
+    }
+    // (at the end only the last unbinding: the clause's own comes last)
+    let r = unbind_before(stmts, stmts.len());
+    if !r.is_empty() && r.end == stmts.len() {
+        stmts.drain(r);
+        return;
+    }
+    // the compiler copied the unbinding into the ways out of a final `if` / `try`
+    match stmts.last_mut() {
+        Some(Stmt::If { body, orelse, .. }) => {
+            strip_unbind_in(body, name, in_loop, true);
+            strip_unbind_in(orelse, name, in_loop, true);
+        }
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            for h in handlers.iter_mut() {
+                strip_unbind_in(&mut h.body, name, in_loop, true);
+            }
+            if orelse.is_empty() {
+                strip_unbind_in(body, name, in_loop, true);
+            } else {
+                strip_unbind_in(orelse, name, in_loop, true);
+            }
+        }
+        _ => {}
     }
 }
+
+/// Code after a try statement copied into its except clauses: (clause index, statements).
+type Tails = Vec<(usize, Vec<Stmt>)>;
 
 /// The placeholder the loop body's first store takes its value from: the loop's item.
 const ITEM: &str = "\u{0}for-item";
@@ -326,6 +442,7 @@ impl<'a> Structurer<'a> {
             entering_header: None,
             probes: 0,
             depth_offset: 0,
+            saved_exc: Vec::new(),
             expect_exit_call: false,
             code,
             cfg,
@@ -626,6 +743,7 @@ impl<'a> Structurer<'a> {
         if let Some(base) = self.spill_base.take() {
             sim.spill_floor = base.min(sim.spill_floor);
         }
+        sim.saved_exc = self.saved_exc.clone();
         let all = self.instrs(b);
         let resumed = self.resume[b] > 0;
         // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
@@ -647,8 +765,19 @@ impl<'a> Structurer<'a> {
         }
         let instrs = &all[skip..];
         let mut exit = Exit::Flow;
+        // (a block that only falls through is followed by its successor's first instruction: an
+        // exception range can end between `SWAP 2` and `POP_EXCEPT`; only SWAP looks there)
+        let fall_next = match self.succ(b, EdgeKind::Jump) {
+            None => self
+                .succ(b, EdgeKind::Fall)
+                .and_then(|n| self.instrs(n).first().map(|i| i.op.name)),
+            Some(_) => None,
+        };
         for (k, ins) in instrs.iter().enumerate() {
-            sim.next_op = instrs.get(k + 1).map(|i| i.op.name);
+            sim.next_op = instrs
+                .get(k + 1)
+                .map(|i| i.op.name)
+                .or(fall_next.filter(|_| ins.op.name == "SWAP"));
             let stepped = sim.step(ins).map_err(|e| match e.offset {
                 None => {
                     let item = self.cfg.blocks[b].instrs.get(skip + k).copied();
@@ -724,7 +853,9 @@ impl<'a> Structurer<'a> {
             let names: Vec<&str> = self.instrs(h).iter().take(2).map(|i| i.op.name).collect();
             let user = names.first() == Some(&"PUSH_EXC_INFO")
                 && names.get(1) != Some(&"WITH_EXCEPT_START");
-            let inside = self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h));
+            // (a handler of a try nested in an except clause lies inside the enclosing handler's
+            // block range but is not active: only the active handlers themselves stop the walk)
+            let inside = self.active.iter().any(|&(lo, hi)| h == lo || h == hi);
             if inside {
                 break;
             }
@@ -1767,6 +1898,8 @@ impl<'a> Structurer<'a> {
         let end = reached.then_some(next).filter(|&e| {
             !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
         });
+        // (3.12+ may place the code after the statement before the handler: the clauses jump back)
+        let end = end.or_else(|| self.clauses_join(h, cleanup, lp));
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));
@@ -1784,36 +1917,61 @@ impl<'a> Structurer<'a> {
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)
         self.active.push((h, cleanup));
         self.depth_offset += 1;
+        self.saved_exc.push(base.len());
         let handlers = self.handler_clauses(h, cleanup, end, base, lp);
+        self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
-        let (handlers, finalbody) = handlers?;
+        let (mut handlers, finalbody, tails) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
-        let rest = match after {
+        let (mut rest, end) = match after {
             Some(a) if Some(a) != end => {
-                let rest = self.region_taking_carry(a, end, base, body_left, lp)?;
+                let r = self.else_region(a, end, base, body_left, lp)?;
                 self.try_out_carry = self.stop_carry.take().unwrap_or_default();
-                rest
+                r
             }
             _ => {
                 self.try_out_carry = body_left;
-                Vec::new()
+                (Vec::new(), end)
             }
         };
         let mut after_try = Vec::new();
+        // code after the statement copied into clauses goes after it again
+        if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
+            after_try = t;
+        } else {
+            // (else it stays, marked, for an enclosing finally to recognise as its copy)
+            for (k, t) in tails {
+                if let Some(c) = handlers.get_mut(k) {
+                    except_exit::put_back(&mut c.body, t);
+                }
+            }
+        }
         let stmt = if let Some(finalbody) = finalbody {
             // the normal path runs the copy of the finally body, then what follows the statement
             // (in the same block when nothing jumps there)
-            if !rest.starts_with(&finalbody) {
-                return Err(self.err("a finally block whose normal-path copy differs"));
+            // (none when the body never comes out of its range normally: every way out is a
+            // return, break, continue or raise, each checked for its copy below)
+            let no_normal_path = after.is_none() && rest.is_empty();
+            if !no_normal_path {
+                let Some(next) = except_exit::after_finally_copy(&rest, &finalbody) else {
+                    return Err(self.err("a finally block whose normal-path copy differs"));
+                };
+                after_try.splice(0..0, next);
             }
-            after_try = rest[finalbody.len()..].to_vec();
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
             if !strip_finally_copies(&mut body, &finalbody) {
                 return Err(self.err("an exit from a try body without the finally body's copy"));
+            }
+            // a finally body that ends by raising: its copies before the body's ways out end the
+            // code there (the return / break after them is dead and gone), so no copy may be left
+            if matches!(finalbody.last(), Some(Stmt::Raise { .. }))
+                && except_exit::ends_with_copy(&body, &finalbody)
+            {
+                return Err(self.err("a try body left through a finally body that raises"));
             }
             Stmt::Try {
                 body: or_pass(body),
@@ -1843,28 +2001,47 @@ impl<'a> Structurer<'a> {
         end: Option<usize>,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<(Vec<crate::ast::ExceptHandler>, Option<Vec<Stmt>>), DecompileError> {
+    ) -> Result<(Vec<crate::ast::ExceptHandler>, Option<Vec<Stmt>>, Tails), DecompileError> {
         use crate::ast::ExceptHandler;
         use crate::exprs::{EXC, EXC_MATCH, RERAISE};
         let is_marker =
             |s: &Stmt, m: &str| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m);
         let exc = || vec![Val::Expr(Expr::name(EXC))];
         let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
+        // (a test of this handler's own clauses, covered by its cleanup: not one of a try nested
+        // in a finally body)
         let has_match = (h..cleanup).any(|x| {
-            self.instrs(x)
-                .iter()
-                .any(|i| i.op.name == "CHECK_EXC_MATCH")
+            self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
+                && self
+                    .instrs(x)
+                    .iter()
+                    .any(|i| i.op.name == "CHECK_EXC_MATCH")
         });
         if !has_match && names.get(1) != Some(&"POP_TOP") {
             // finally: the handler runs the body then re-raises
-            let mut fin = self.region_carry(h, Some(cleanup), base, exc(), lp)?;
-            if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+            // (the exception stays on the stack under the body's statements, for the RERAISE)
+            let mut fin_base = base.to_vec();
+            fin_base.extend(exc());
+            let mut fin = self.region(h, Some(cleanup), &fin_base, lp)?;
+            // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
+            let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
+            if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
                 return Err(self.err("a finally handler that does not re-raise"));
             }
-            fin.pop();
-            return Ok((Vec::new(), Some(or_pass(fin))));
+            let reraise = match raises {
+                true => Vec::new(),
+                false => fin.pop().into_iter().collect::<Vec<_>>(),
+            };
+            // (the compiler copied the RERAISE into the ends of a final if's arms)
+            except_exit::strip_copied_end(&mut fin, &reraise);
+            if let Some(t) = except_exit::split_pop_except(&mut fin) {
+                except_exit::put_back(&mut fin, t);
+            }
+            return Ok((Vec::new(), Some(or_pass(fin)), Vec::new()));
         }
         let mut clauses = Vec::new();
+        // code after the statement the compiler copied into clauses, after their POP_EXCEPT
+        let mut tails = Vec::new();
         let mut cur = h;
         loop {
             let first = self
@@ -1882,6 +2059,9 @@ impl<'a> Structurer<'a> {
                 let mut stmts = self.region_carry(cur, end, base, exc(), lp)?;
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
+                }
+                if let Some(t) = except_exit::split_pop_except(&mut stmts) {
+                    tails.push((clauses.len(), t));
                 }
                 clauses.push(ExceptHandler {
                     type_: None,
@@ -1921,6 +2101,9 @@ impl<'a> Structurer<'a> {
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
+            if let Some(t) = except_exit::split_pop_except(&mut stmts) {
+                tails.push((clauses.len(), t));
+            }
             // `except T as name:` binds the exception first and unbinds it at the end
             let name = match stmts.first() {
                 Some(Stmt::Assign {
@@ -1948,11 +2131,16 @@ impl<'a> Structurer<'a> {
                 _ => break,
             }
         }
-        // the blocks that unbind a named exception on the error path are the compiler's own
+        // the blocks that unbind a named exception on the error path are the compiler's own; the
+        // handler of a try nested in a clause is not, and must have come out with its statement
         for x in h..cleanup {
+            let first = self.instrs(x).first().map(|i| i.op.name);
+            if !self.emitted[x] && first == Some("PUSH_EXC_INFO") {
+                return Err(self.err("an exception handler the structured code leaves out"));
+            }
             self.emitted[x] = true;
         }
-        Ok((clauses, None))
+        Ok((clauses, None, tails))
     }
 
     /// The loop headed by `header`, entered with `stack`; `guard` is the test and exit of a `while`

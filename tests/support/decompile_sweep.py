@@ -10,7 +10,9 @@ import-bound names); comprehensions, generator expressions and lambdas are compa
 code object whose source holds them. --standalone compiles each output on its own (closures and
 imports then compile differently); --modules decompiles whole modules.
 
-    python decompile_sweep.py [--limit N] [--diffs] [--standalone | --modules]
+    python decompile_sweep.py [--limit N] [--diffs] [--standalone | --modules] [--extra-root DIR]
+
+The files are the stdlib directory's, plus the parts a split distribution leaves out (stdlib_roots).
 """
 
 from __future__ import annotations
@@ -234,6 +236,31 @@ def module_mode(files: list, stats: collections.Counter, reasons: collections.Co
         stats["missing"] += max(0, len(originals) - len(again))
 
 
+EXTRA_DEFAULT = "/opt/framejit-stdlib-extra/python{}.{}"
+
+
+def stdlib_roots(extra: list) -> tuple:
+    """The stdlib directory, and directories holding the parts of the stdlib that the install lacks.
+    Debian splits its Python into packages: the 3.14 here (/opt/python3.14, from Debian's
+    libpython3.14-stdlib) has no test/, idlelib/, tkinter/ or turtledemo/ (libpython3.14-testsuite,
+    idle-python3.14, python3.14-tk, python3.14-examples), three quarters of the code objects a full
+    install such as pyenv's 3.13 has. Extra directories: --extra-root, else $FRAMEJIT_STDLIB_EXTRA
+    (os.pathsep-separated), else /opt/framejit-stdlib-extra/pythonX.Y where it exists (filled by
+    tests/support/fetch_stdlib_extra.sh). A file the stdlib directory has is not taken again from an
+    extra one. Returns (roots, a warning when the test suite is still missing)."""
+    root = sysconfig.get_paths()["stdlib"]
+    if not extra:
+        extra = [d for d in os.environ.get("FRAMEJIT_STDLIB_EXTRA", "").split(os.pathsep) if d]
+    if not extra and os.path.isdir(EXTRA_DEFAULT.format(*sys.version_info[:2])):
+        extra = [EXTRA_DEFAULT.format(*sys.version_info[:2])]
+    roots = [root] + [d for d in extra if os.path.isdir(d)]
+    warning = None
+    if not any(os.path.exists(os.path.join(r, "test", "test_grammar.py")) for r in roots):
+        warning = (f"{root} has no test suite (a split distribution?): this sweep covers only part of the "
+                   "stdlib; see tests/support/fetch_stdlib_extra.sh and --extra-root")
+    return roots, warning
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0)
@@ -241,14 +268,22 @@ def main() -> None:
     ap.add_argument("--standalone", action="store_true",
                     help="compile each decompiled code object on its own, outside its original scopes")
     ap.add_argument("--diffs", action="store_true", help="count the first differing opcode pair of each difference")
+    ap.add_argument("--extra-root", action="append", default=[],
+                    help="a directory holding stdlib parts the install lacks (see stdlib_roots)")
     args = ap.parse_args()
-    root = sysconfig.get_paths()["stdlib"]
-    files = []
-    for d, dirs, names in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "__pycache__"))
-        files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".py")]
+    roots, warning = stdlib_roots(args.extra_root)
+    files, seen = [], set()
+    for root in roots:
+        for d, dirs, names in os.walk(root):
+            dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "__pycache__"))
+            for n in sorted(names):
+                rel = os.path.relpath(os.path.join(d, n), root)
+                if n.endswith(".py") and rel not in seen:
+                    seen.add(rel)
+                    files.append(os.path.join(d, n))
     if args.limit:
         files = files[: args.limit]
+    files_walked = list(files)
     warnings.simplefilter("ignore")
     stats = collections.Counter()
     reasons = collections.Counter()
@@ -298,7 +333,12 @@ def main() -> None:
                     y = b[k][0] if k < len(b) else "<end>"
                     diffs[f"{x} -> {y}"] += 1
     stats["cpu_seconds"] = round(time.process_time() - t0, 2)
-    print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25), "diffs": diffs.most_common(30)}))
+    stats["files"] = len(files_walked)
+    report = {"version": sys.version, "roots": roots}
+    if warning:
+        report["warning"] = warning
+        print("decompile_sweep: " + warning, file=sys.stderr)
+    print(json.dumps({**report, "stats": stats, "reasons": reasons.most_common(25), "diffs": diffs.most_common(30)}))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def recompiled(code: types.CodeType, source: str):
         # a class body on its own is its statements: compile them as that class's body
         body = "".join("    " + line + "\n" for line in source.splitlines()) or "    pass\n"
         source = f"class {code.co_name}:\n{body}"
-    module = compile(source, code.co_filename, "exec", dont_inherit=True)
+    module = compile(source, code.co_filename, "exec", flags=code.co_flags & FUTURE_FLAGS, dont_inherit=True)
     if code.co_name == "<module>":
         return module
     for c in module.co_consts:
@@ -78,8 +78,24 @@ INLINE = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>")
 
 def is_inline(code: types.CodeType) -> bool:
     """Code whose source lives inside its parent's: comprehensions, generator expressions, lambdas,
-    3.12+ type-parameter scopes. It is checked through the parent's decompiled source."""
-    return code.co_name in INLINE or code.co_name.startswith("<generic parameters of ")
+    3.12+ type-parameter scopes, 3.14 annotation functions. It is checked through the parent's
+    decompiled source."""
+    return (code.co_name in INLINE or code.co_name.startswith("<generic parameters of ")
+            or is_generated_annotate(code))
+
+
+def is_generated_annotate(code: types.CodeType) -> bool:
+    """3.14 (PEP 649): the `__annotate__` function the compiler makes of a scope's annotations. It
+    raises NotImplementedError through LOAD_COMMON_CONSTANT, which no source spells: its source is
+    the annotations of its parent."""
+    return code.co_name == "__annotate__" and any(
+        i.opname == "LOAD_COMMON_CONSTANT" and i.argrepr == "NotImplementedError" for i in dis.get_instructions(code))
+
+
+# `from __future__ import annotations` is a compiler flag the code objects carry: output compiled
+# again must be compiled under it as the original was (3.14 compiles annotations very differently
+# without it; before, `x: int` stores 'int' under it and the class `int` without)
+FUTURE_FLAGS = __import__("__future__").annotations.compiler_flag
 
 
 def inline_children(code: types.CodeType) -> list:
@@ -161,7 +177,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                 continue
             try:
                 again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set()),
-                                       c.co_filename, "exec", dont_inherit=True)
+                                       c.co_filename, "exec", flags=c.co_flags & FUTURE_FLAGS, dont_inherit=True)
             except SyntaxError as e:
                 stats["syntax_error"] += len(group)
                 reasons["syntax: " + reason(str(e))] += len(group)

@@ -12,6 +12,7 @@ pub mod ast;
 pub mod error;
 pub mod exprs;
 pub mod flow;
+mod inlined_calls;
 pub mod input;
 pub mod printer;
 pub mod structure;

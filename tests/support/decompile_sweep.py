@@ -136,15 +136,18 @@ def module_imports(module: types.CodeType) -> set:
     """Names the module's own code binds by `import` / `from .. import` (STORE_NAME right after)."""
     out = set()
     instrs = [i for i in dis.get_instructions(module) if i.opname not in IGNORED]
-    for a, b in zip(instrs, instrs[1:]):
-        if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
+    for k, a in enumerate(instrs):
+        b = instrs[k + 1] if k + 1 < len(instrs) else None
+        if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b is not None and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
             out.add(b.argval)
-        if a.opname == "IMPORT_NAME" and b.opname == "IMPORT_FROM":
-            continue
-    # `import a.b as c` goes through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+); `import a.b` binds a
-    for i in instrs:
-        if i.opname == "IMPORT_NAME":
-            out.add(i.argval.split(".")[0])
+        # `import a.b as c`: through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+) to the store of c.
+        # (`from a import b` binds b, not a: its IMPORT_NAME has a from-list)
+        if a.opname == "IMPORT_NAME" and k > 0 and instrs[k - 1].argval is None:
+            j = k + 1
+            while j < len(instrs) and instrs[j].opname in ("IMPORT_FROM", "LOAD_ATTR"):
+                j += 1
+            if j < len(instrs) and instrs[j].opname in ("STORE_NAME", "STORE_GLOBAL"):
+                out.add(instrs[j].argval)
     return out
 
 

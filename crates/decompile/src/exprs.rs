@@ -12,6 +12,7 @@ use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod annotations;
 mod py312;
+mod tstrings;
 pub use annotations::fold as fold_annotations_314;
 
 pub mod awaits;

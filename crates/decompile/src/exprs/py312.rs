@@ -83,16 +83,7 @@ impl Sim<'_> {
             Some(enter @ ("__enter__" | "__aenter__")) => {
                 // a method pair: CALL 0 makes it the BEFORE_WITH form, WITH_ENTER(cm)
                 // (BEFORE_ASYNC_WITH's ASYNC_WITH_ENTER(cm))
-                let exit = match self
-                    .stack
-                    .len()
-                    .checked_sub(2)
-                    .and_then(|k| self.stack.get(k))
-                {
-                    Some(Val::WithExit) => true,
-                    _ => false,
-                };
-                if !exit {
+                if self.stack.last() != Some(&Val::WithExit) {
                     return Err(self.err(
                         ins,
                         format!("LOAD_SPECIAL {enter} without the exit under it"),

@@ -29,10 +29,12 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
-        fold_annotations(
-            &mut body,
-            code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
-        );
+        if sets_up_annotations(code) {
+            fold_annotations(
+                &mut body,
+                code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
+            );
+        }
         let start = usize::from(matches!(body.first(), Some(ast::Stmt::Expr { .. })));
         exprs::fold_annotations_314(&mut body, start)
             .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
@@ -225,9 +227,63 @@ fn fold_asserts(body: &mut [ast::Stmt]) {
     }
 }
 
+/// SETUP_ANNOTATIONS: the body has annotations that store into `__annotations__` (≤3.13, and 3.14
+/// under `from __future__ import annotations`). Only then is `__annotations__['x'] = T` an annotation
+/// (written out by hand it would not make the body set up `__annotations__`).
+fn sets_up_annotations(code: &CodeInput) -> bool {
+    code.bytecode
+        .instrs()
+        .any(|i| i.op.name == "SETUP_ANNOTATIONS")
+}
+
 /// Module and class bodies store annotations into `__annotations__`: `x: T = v` compiles to
-/// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone.
+/// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone; inside compound
+/// statements too (where nothing else is left to make the body set up `__annotations__`).
 fn fold_annotations(body: &mut Vec<ast::Stmt>, future: bool) {
+    use ast::Stmt;
+    for s in body.iter_mut() {
+        match s {
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::AsyncFor { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                fold_annotations(body, future);
+                fold_annotations(orelse, future);
+            }
+            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => {
+                fold_annotations(body, future)
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                fold_annotations(body, future);
+                fold_annotations(orelse, future);
+                fold_annotations(finalbody, future);
+                for h in handlers {
+                    fold_annotations(&mut h.body, future);
+                }
+            }
+            Stmt::Match { cases, .. } => {
+                for c in cases {
+                    fold_annotations(&mut c.body, future);
+                }
+            }
+            _ => {}
+        }
+    }
+    fold_annotations_here(body, future);
+}
+
+fn fold_annotations_here(body: &mut Vec<ast::Stmt>, future: bool) {
     use ast::{Constant, Expr, ExprContext, Stmt};
     let annotation_of = |s: &Stmt| -> Option<(String, Expr)> {
         let Stmt::Assign { targets, value } = s else {
@@ -480,10 +536,12 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     let mut body = structure::Structurer::new(code).module()?;
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
-    fold_annotations(
-        &mut body,
-        code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
-    );
+    if sets_up_annotations(code) {
+        fold_annotations(
+            &mut body,
+            code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
+        );
+    }
     // The compiler's prologue and epilogue: __module__ = __name__, __qualname__ = '...',
     // 3.13+ __firstlineno__ / __static_attributes__, __doc__ = '...' (a docstring), and the class cell.
     let target_is = |s: &Stmt, names: &[&str]| match s {

@@ -267,9 +267,13 @@ fn exit(items: &[Item], i: usize, call: usize, slow: usize) -> Option<usize> {
             .all(|it| matches!(it, Item::Label(_)));
         return (target > call && after_call).then_some(i + 1);
     }
+    // the code after the call, labels (jump targets, not code) skipped
+    let mut tail = items[call + 1..]
+        .iter()
+        .filter(|it| !matches!(it, Item::Label(_)));
     let mut k = 0;
     loop {
-        let (Some(a), Some(b)) = (instr(items, i + k), instr(items, call + 1 + k)) else {
+        let (Some(a), Some(Item::Instr(b))) = (instr(items, i + k), tail.next()) else {
             return None;
         };
         if !same(a, b) || a.op.is_jump() || i + k >= slow {

@@ -35,8 +35,7 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
                 code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
             );
         }
-        let start = usize::from(matches!(body.first(), Some(ast::Stmt::Expr { .. })));
-        exprs::fold_annotations_314(&mut body, start)
+        exprs::fold_annotations_314(&mut body)
             .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
     }
     let mut decls = declarations(code);
@@ -590,22 +589,8 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         }
         out.push(s);
     }
-    // 3.14 annotations go after a docstring
-    let decls = out
-        .iter()
-        .take_while(|s| matches!(s, Stmt::Global { .. } | Stmt::Nonlocal { .. }))
-        .count();
-    let start = decls
-        + usize::from(matches!(
-            out.get(decls),
-            Some(Stmt::Expr {
-                value: Expr::Constant {
-                    value: Constant::Str(_),
-                    ..
-                }
-            })
-        ));
-    exprs::fold_annotations_314(&mut out, start)
+    // 3.14 annotations (after a docstring)
+    exprs::fold_annotations_314(&mut out)
         .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
     if out.is_empty() {
         out.push(Stmt::Pass);

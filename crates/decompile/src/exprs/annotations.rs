@@ -271,10 +271,10 @@ fn labels_between(
         .any(|(ls, _)| !ls.is_empty())
 }
 
-/// Put the annotations of a module or class body back (see the module's documentation). `start`:
-/// the first statement an annotation may stand before (after a docstring). Without the marker of
-/// the stored `__annotate__`, the body is left as it is.
-pub fn fold(body: &mut Vec<Stmt>, start: usize) -> Result<(), String> {
+/// Put the annotations of a module or class body back (see the module's documentation); none goes
+/// before the leading declarations and docstring. Without the marker of the stored `__annotate__`,
+/// the body is left as it is.
+pub fn fold(body: &mut Vec<Stmt>) -> Result<(), String> {
     let Some(at) = body.iter().position(is_annotations_marker) else {
         return Ok(());
     };
@@ -319,7 +319,20 @@ pub fn fold(body: &mut Vec<Stmt>, start: usize) -> Result<(), String> {
     }) {
         body.remove(k);
     }
-    let start = start.min(body.len());
+    let decls = body
+        .iter()
+        .take_while(|s| matches!(s, Stmt::Global { .. } | Stmt::Nonlocal { .. }))
+        .count();
+    let docstring = matches!(
+        body.get(decls),
+        Some(Stmt::Expr {
+            value: Expr::Constant {
+                value: Constant::Str(_),
+                ..
+            }
+        })
+    );
+    let start = decls + usize::from(docstring);
     // where each conditional marker stands (top-level statement), and each replaced
     let mut top_of: Vec<(u32, usize)> = Vec::new();
     let mut t = 0;

@@ -490,6 +490,21 @@ pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, D
 }
 
 fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, DecompileError> {
+    // compiler-made scopes (3.14's `type X = ...` value function takes `.format`) have no `def`
+    let nargs = (code.argcount + code.kwonlyargcount) as usize
+        + usize::from(code.flags & input::flags::VARARGS != 0)
+        + usize::from(code.flags & input::flags::VARKEYWORDS != 0);
+    if let Some(n) = code
+        .varnames
+        .iter()
+        .take(nargs)
+        .find(|n| n.starts_with('.'))
+    {
+        return Err(DecompileError::new(
+            code,
+            format!("a compiler-made function (argument {n}) has no source of its own"),
+        ));
+    }
     let mut body: Vec<ast::Stmt> = docstring(code).into_iter().collect();
     body.extend(decompile_body(code)?);
     if code.flags & input::flags::ASYNC_GENERATOR != 0 {

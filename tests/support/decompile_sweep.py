@@ -10,7 +10,9 @@ import-bound names); comprehensions, generator expressions and lambdas are compa
 code object whose source holds them. --standalone compiles each output on its own (closures and
 imports then compile differently); --modules decompiles whole modules.
 
-    python decompile_sweep.py [--limit N] [--diffs] [--standalone | --modules]
+    python decompile_sweep.py [--limit N] [--diffs] [--standalone | --modules] [--extra-root DIR]
+
+The files are the stdlib directory's, plus the parts a split distribution leaves out (stdlib_roots).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def recompiled(code: types.CodeType, source: str):
         # a class body on its own is its statements: compile them as that class's body
         body = "".join("    " + line + "\n" for line in source.splitlines()) or "    pass\n"
         source = f"class {code.co_name}:\n{body}"
-    module = compile(source, code.co_filename, "exec", dont_inherit=True)
+    module = compile(source, code.co_filename, "exec", flags=code.co_flags & FUTURE_FLAGS, dont_inherit=True)
     if code.co_name == "<module>":
         return module
     for c in module.co_consts:
@@ -76,8 +78,24 @@ INLINE = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>")
 
 def is_inline(code: types.CodeType) -> bool:
     """Code whose source lives inside its parent's: comprehensions, generator expressions, lambdas,
-    3.12+ type-parameter scopes. It is checked through the parent's decompiled source."""
-    return code.co_name in INLINE or code.co_name.startswith("<generic parameters of ")
+    3.12+ type-parameter scopes, 3.14 annotation functions. It is checked through the parent's
+    decompiled source."""
+    return (code.co_name in INLINE or code.co_name.startswith("<generic parameters of ")
+            or is_generated_annotate(code))
+
+
+def is_generated_annotate(code: types.CodeType) -> bool:
+    """3.14 (PEP 649): the `__annotate__` function the compiler makes of a scope's annotations. It
+    raises NotImplementedError through LOAD_COMMON_CONSTANT, which no source spells: its source is
+    the annotations of its parent."""
+    return code.co_name == "__annotate__" and any(
+        i.opname == "LOAD_COMMON_CONSTANT" and i.argrepr == "NotImplementedError" for i in dis.get_instructions(code))
+
+
+# `from __future__ import annotations` is a compiler flag the code objects carry: output compiled
+# again must be compiled under it as the original was (3.14 compiles annotations very differently
+# without it; before, `x: int` stores 'int' under it and the class `int` without)
+FUTURE_FLAGS = __import__("__future__").annotations.compiler_flag
 
 
 def inline_children(code: types.CodeType) -> list:
@@ -118,15 +136,18 @@ def module_imports(module: types.CodeType) -> set:
     """Names the module's own code binds by `import` / `from .. import` (STORE_NAME right after)."""
     out = set()
     instrs = [i for i in dis.get_instructions(module) if i.opname not in IGNORED]
-    for a, b in zip(instrs, instrs[1:]):
-        if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
+    for k, a in enumerate(instrs):
+        b = instrs[k + 1] if k + 1 < len(instrs) else None
+        if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b is not None and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
             out.add(b.argval)
-        if a.opname == "IMPORT_NAME" and b.opname == "IMPORT_FROM":
-            continue
-    # `import a.b as c` goes through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+); `import a.b` binds a
-    for i in instrs:
-        if i.opname == "IMPORT_NAME":
-            out.add(i.argval.split(".")[0])
+        # `import a.b as c`: through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+) to the store of c.
+        # (`from a import b` binds b, not a: its IMPORT_NAME has a from-list)
+        if a.opname == "IMPORT_NAME" and k > 0 and instrs[k - 1].argval is None:
+            j = k + 1
+            while j < len(instrs) and instrs[j].opname in ("IMPORT_FROM", "LOAD_ATTR"):
+                j += 1
+            if j < len(instrs) and instrs[j].opname in ("STORE_NAME", "STORE_GLOBAL"):
+                out.add(instrs[j].argval)
     return out
 
 
@@ -159,7 +180,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                 continue
             try:
                 again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set()),
-                                       c.co_filename, "exec", dont_inherit=True)
+                                       c.co_filename, "exec", flags=c.co_flags & FUTURE_FLAGS, dont_inherit=True)
             except SyntaxError as e:
                 stats["syntax_error"] += len(group)
                 reasons["syntax: " + reason(str(e))] += len(group)
@@ -234,6 +255,31 @@ def module_mode(files: list, stats: collections.Counter, reasons: collections.Co
         stats["missing"] += max(0, len(originals) - len(again))
 
 
+EXTRA_DEFAULT = "/opt/framejit-stdlib-extra/python{}.{}"
+
+
+def stdlib_roots(extra: list) -> tuple:
+    """The stdlib directory, and directories holding the parts of the stdlib that the install lacks.
+    Debian splits its Python into packages: the 3.14 here (/opt/python3.14, from Debian's
+    libpython3.14-stdlib) has no test/, idlelib/, tkinter/ or turtledemo/ (libpython3.14-testsuite,
+    idle-python3.14, python3.14-tk, python3.14-examples), three quarters of the code objects a full
+    install such as pyenv's 3.13 has. Extra directories: --extra-root, else $FRAMEJIT_STDLIB_EXTRA
+    (os.pathsep-separated), else /opt/framejit-stdlib-extra/pythonX.Y where it exists (filled by
+    tests/support/fetch_stdlib_extra.sh). A file the stdlib directory has is not taken again from an
+    extra one. Returns (roots, a warning when the test suite is still missing)."""
+    root = sysconfig.get_paths()["stdlib"]
+    if not extra:
+        extra = [d for d in os.environ.get("FRAMEJIT_STDLIB_EXTRA", "").split(os.pathsep) if d]
+    if not extra and os.path.isdir(EXTRA_DEFAULT.format(*sys.version_info[:2])):
+        extra = [EXTRA_DEFAULT.format(*sys.version_info[:2])]
+    roots = [root] + [d for d in extra if os.path.isdir(d)]
+    warning = None
+    if not any(os.path.exists(os.path.join(r, "test", "test_grammar.py")) for r in roots):
+        warning = (f"{root} has no test suite (a split distribution?): this sweep covers only part of the "
+                   "stdlib; see tests/support/fetch_stdlib_extra.sh and --extra-root")
+    return roots, warning
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=0)
@@ -241,14 +287,22 @@ def main() -> None:
     ap.add_argument("--standalone", action="store_true",
                     help="compile each decompiled code object on its own, outside its original scopes")
     ap.add_argument("--diffs", action="store_true", help="count the first differing opcode pair of each difference")
+    ap.add_argument("--extra-root", action="append", default=[],
+                    help="a directory holding stdlib parts the install lacks (see stdlib_roots)")
     args = ap.parse_args()
-    root = sysconfig.get_paths()["stdlib"]
-    files = []
-    for d, dirs, names in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "__pycache__"))
-        files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".py")]
+    roots, warning = stdlib_roots(args.extra_root)
+    files, seen = [], set()
+    for root in roots:
+        for d, dirs, names in os.walk(root):
+            dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "__pycache__"))
+            for n in sorted(names):
+                rel = os.path.relpath(os.path.join(d, n), root)
+                if n.endswith(".py") and rel not in seen:
+                    seen.add(rel)
+                    files.append(os.path.join(d, n))
     if args.limit:
         files = files[: args.limit]
+    files_walked = list(files)
     warnings.simplefilter("ignore")
     stats = collections.Counter()
     reasons = collections.Counter()
@@ -298,7 +352,12 @@ def main() -> None:
                     y = b[k][0] if k < len(b) else "<end>"
                     diffs[f"{x} -> {y}"] += 1
     stats["cpu_seconds"] = round(time.process_time() - t0, 2)
-    print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25), "diffs": diffs.most_common(30)}))
+    stats["files"] = len(files_walked)
+    report = {"version": sys.version, "roots": roots}
+    if warning:
+        report["warning"] = warning
+        print("decompile_sweep: " + warning, file=sys.stderr)
+    print(json.dumps({**report, "stats": stats, "reasons": reasons.most_common(25), "diffs": diffs.most_common(30)}))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,12 @@ use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr, PyVersion};
 
+mod annotations;
 mod except_exit;
 mod py312;
 mod spill;
+mod tstrings;
+pub use annotations::fold as fold_annotations_314;
 pub(crate) use spill::cell_name;
 
 pub mod awaits;
@@ -445,6 +448,11 @@ impl<'a> Sim<'a> {
                 return Ok(());
             }
             Val::Function(f) => {
+                // 3.14: a module's or class's annotations, as a compiler-made function
+                if let Some(marker) = self.annotate_store(ins, f.code, &target)? {
+                    self.out.push(marker);
+                    return Ok(());
+                }
                 let code = match self.code.consts.get(f.code) {
                     Some(Const::Code(c)) => c,
                     _ => return Err(self.err(ins, "MAKE_FUNCTION of a constant that is not code")),
@@ -1214,6 +1222,12 @@ impl<'a> Sim<'a> {
                 // depth 1: a display built item by item (large dict literals); deeper: what a
                 // comprehension collects, under its loop's iterator
                 if raw == 1 {
+                    // 3.14: where a conditional annotation stands
+                    if let Some(mark) = self.conditional_mark(self.stack.last(), &args[0]) {
+                        self.stack.pop();
+                        self.push(mark);
+                        return Ok(None);
+                    }
                     let spilling = self.spilling();
                     match (self.stack.last_mut(), name) {
                         (Some(Val::Expr(Expr::Dict { keys, values })), "MAP_ADD") => {

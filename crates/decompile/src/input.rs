@@ -104,8 +104,11 @@ pub mod flags {
 impl CodeInput {
     /// Decode `parts` as bytecode of `version`.
     pub fn new(version: PyVersion, parts: CodeParts<'_>) -> Result<CodeInput, BytecodeError> {
-        let bytecode = decode(version, parts.tables)?;
-        let offsets = item_offsets(&bytecode);
+        let mut bytecode = decode(version, parts.tables)?;
+        let mut offsets = item_offsets(&bytecode);
+        if version >= PyVersion::V3_14 {
+            crate::inlined_calls::fold(&mut bytecode, &mut offsets, &parts.consts);
+        }
         Ok(CodeInput {
             version,
             bytecode,

@@ -12,6 +12,7 @@ pub mod ast;
 pub mod error;
 pub mod exprs;
 pub mod flow;
+mod inlined_calls;
 pub mod input;
 pub mod printer;
 pub mod structure;
@@ -28,10 +29,14 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
-        fold_annotations(
-            &mut body,
-            code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
-        );
+        if sets_up_annotations(code) {
+            fold_annotations(
+                &mut body,
+                code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
+            );
+        }
+        exprs::fold_annotations_314(&mut body)
+            .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
     }
     let mut decls = declarations(code);
     decls.append(&mut body);
@@ -221,9 +226,63 @@ fn fold_asserts(body: &mut [ast::Stmt]) {
     }
 }
 
+/// SETUP_ANNOTATIONS: the body has annotations that store into `__annotations__` (≤3.13, and 3.14
+/// under `from __future__ import annotations`). Only then is `__annotations__['x'] = T` an annotation
+/// (written out by hand it would not make the body set up `__annotations__`).
+fn sets_up_annotations(code: &CodeInput) -> bool {
+    code.bytecode
+        .instrs()
+        .any(|i| i.op.name == "SETUP_ANNOTATIONS")
+}
+
 /// Module and class bodies store annotations into `__annotations__`: `x: T = v` compiles to
-/// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone.
+/// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone; inside compound
+/// statements too (where nothing else is left to make the body set up `__annotations__`).
 fn fold_annotations(body: &mut Vec<ast::Stmt>, future: bool) {
+    use ast::Stmt;
+    for s in body.iter_mut() {
+        match s {
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::AsyncFor { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                fold_annotations(body, future);
+                fold_annotations(orelse, future);
+            }
+            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => {
+                fold_annotations(body, future)
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                fold_annotations(body, future);
+                fold_annotations(orelse, future);
+                fold_annotations(finalbody, future);
+                for h in handlers {
+                    fold_annotations(&mut h.body, future);
+                }
+            }
+            Stmt::Match { cases, .. } => {
+                for c in cases {
+                    fold_annotations(&mut c.body, future);
+                }
+            }
+            _ => {}
+        }
+    }
+    fold_annotations_here(body, future);
+}
+
+fn fold_annotations_here(body: &mut Vec<ast::Stmt>, future: bool) {
     use ast::{Constant, Expr, ExprContext, Stmt};
     let annotation_of = |s: &Stmt| -> Option<(String, Expr)> {
         let Stmt::Assign { targets, value } = s else {
@@ -431,6 +490,21 @@ pub fn function_def(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Stmt, D
 }
 
 fn def_of(code: &CodeInput, f: Option<&exprs::FuncVal>) -> Result<ast::Stmt, DecompileError> {
+    // compiler-made scopes (3.14's `type X = ...` value function takes `.format`) have no `def`
+    let nargs = (code.argcount + code.kwonlyargcount) as usize
+        + usize::from(code.flags & input::flags::VARARGS != 0)
+        + usize::from(code.flags & input::flags::VARKEYWORDS != 0);
+    if let Some(n) = code
+        .varnames
+        .iter()
+        .take(nargs)
+        .find(|n| n.starts_with('.'))
+    {
+        return Err(DecompileError::new(
+            code,
+            format!("a compiler-made function (argument {n}) has no source of its own"),
+        ));
+    }
     let mut body: Vec<ast::Stmt> = docstring(code).into_iter().collect();
     body.extend(decompile_body(code)?);
     if code.flags & input::flags::ASYNC_GENERATOR != 0 {
@@ -476,10 +550,12 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     let mut body = structure::Structurer::statements(code)?;
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
-    fold_annotations(
-        &mut body,
-        code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
-    );
+    if sets_up_annotations(code) {
+        fold_annotations(
+            &mut body,
+            code.flags & input::flags::FUTURE_ANNOTATIONS != 0,
+        );
+    }
     // The compiler's prologue and epilogue: __module__ = __name__, __qualname__ = '...',
     // 3.13+ __firstlineno__ / __static_attributes__, __doc__ = '...' (a docstring), and the class cell.
     let target_is = |s: &Stmt, names: &[&str]| match s {
@@ -529,6 +605,9 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         }
         out.push(s);
     }
+    // 3.14 annotations (after a docstring)
+    exprs::fold_annotations_314(&mut out)
+        .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
     if out.is_empty() {
         out.push(Stmt::Pass);
     }

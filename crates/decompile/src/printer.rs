@@ -1648,8 +1648,10 @@ impl Printer {
                     }
                     self.w("{");
                     let start = self.out.len();
-                    match &**value {
-                        Expr::Lambda { .. } | Expr::NamedExpr { .. } | Expr::Yield { .. } => {
+                    match (&**value, v) {
+                        // a t-string field's source text is part of its value: as written
+                        (_, Expr::Interpolation { str, .. }) if !str.is_empty() => self.w(str),
+                        (Expr::Lambda { .. } | Expr::NamedExpr { .. } | Expr::Yield { .. }, _) => {
                             self.w("(");
                             self.expr(value, Prec::Tuple);
                             self.w(")");

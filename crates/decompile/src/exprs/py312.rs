@@ -53,6 +53,8 @@ impl Sim<'_> {
             }
             "CALL_INTRINSIC_1" => self.intrinsic_1(ins, raw)?,
             "LOAD_SPECIAL" => self.load_special(ins, raw)?,
+            "BUILD_INTERPOLATION" => self.build_interpolation(ins, raw)?,
+            "BUILD_TEMPLATE" => self.build_template(ins)?,
             _ => return Err(self.err(ins, format!("{name} is not decompiled yet"))),
         }
         Ok(None)
@@ -63,7 +65,8 @@ impl Sim<'_> {
     fn load_special(&mut self, ins: &Instr, raw: u32) -> Result<(), DecompileError> {
         let cm = self.pop_expr(ins)?;
         match Self::named(ins, raw) {
-            Some("__exit__") => {
+            // (`async with`: the same with `__aexit__` / `__aenter__`, whose call is awaited)
+            Some("__exit__" | "__aexit__") => {
                 if self.stack.last() != Some(&Val::Expr(cm.clone())) {
                     return Err(self.err(
                         ins,
@@ -77,9 +80,20 @@ impl Sim<'_> {
                 self.stack.push(Val::WithExit);
                 self.stack.push(Val::WithExit);
             }
-            Some("__enter__") => {
+            Some(enter @ ("__enter__" | "__aenter__")) => {
                 // a method pair: CALL 0 makes it the BEFORE_WITH form, WITH_ENTER(cm)
-                self.push(Expr::name(super::WITH_ENTER));
+                // (BEFORE_ASYNC_WITH's ASYNC_WITH_ENTER(cm))
+                if self.stack.last() != Some(&Val::WithExit) {
+                    return Err(self.err(
+                        ins,
+                        format!("LOAD_SPECIAL {enter} without the exit under it"),
+                    ));
+                }
+                self.push(Expr::name(if enter == "__enter__" {
+                    super::WITH_ENTER
+                } else {
+                    super::awaits::ASYNC_WITH_ENTER
+                }));
                 self.push(cm);
             }
             other => {

@@ -11,6 +11,7 @@ use framejit_bytecode::opcode::ArgKind;
 use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod py312;
+mod py38;
 
 pub mod awaits;
 
@@ -2175,6 +2176,7 @@ impl<'a> Sim<'a> {
                 });
             }
             n if awaits::handles(n) => return self.async_step(ins, raw),
+            n if py38::handles(n) => return self.step_py38(ins, raw),
             _ => return self.step_py312(ins, raw),
         }
         Ok(None)

@@ -97,8 +97,9 @@ pub mod flags {
 impl CodeInput {
     /// Decode `parts` as bytecode of `version`.
     pub fn new(version: PyVersion, parts: CodeParts<'_>) -> Result<CodeInput, BytecodeError> {
-        let bytecode = decode(version, parts.tables)?;
-        let offsets = item_offsets(&bytecode);
+        let mut bytecode = decode(version, parts.tables)?;
+        let mut offsets = item_offsets(&bytecode);
+        crate::legacy38::lower(&mut bytecode, &mut offsets);
         Ok(CodeInput {
             version,
             bytecode,

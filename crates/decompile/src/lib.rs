@@ -13,6 +13,7 @@ pub mod error;
 pub mod exprs;
 pub mod flow;
 pub mod input;
+mod legacy38;
 pub mod printer;
 pub mod structure;
 

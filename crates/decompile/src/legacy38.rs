@@ -33,6 +33,17 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
     if bc.version != PyVersion::V3_8 || offsets.len() != bc.items.len() {
         return;
     }
+    // `return x` in `except T as name:` moves x under the saved exception before leaving the
+    // name's try/finally (3.9: after; POP_BLOCK does not touch the value stack)
+    for i in 0..bc.items.len().saturating_sub(2) {
+        let names: Vec<&str> = (i..i + 3)
+            .map(|k| item_instr(bc, k).map_or("", |x| x.op.name))
+            .collect();
+        if names == ["ROT_FOUR", "POP_BLOCK", "POP_EXCEPT"] {
+            bc.items.swap(i, i + 1);
+            offsets.swap(i, i + 1);
+        }
+    }
     let mut done: Vec<Label> = Vec::new();
     // each round lowers one statement (innermost first) and re-reads the stack depths
     for _ in 0..512 {
@@ -161,19 +172,25 @@ fn lower_finally(
     setup: usize,
     (lo, hi): (usize, usize),
 ) {
-    // an except handler (exception tests, a bare clause) is not a finally body
     let Some(first) = item_instr(bc, hi) else {
         return;
     };
-    if matches!(
-        first.op.name,
-        "DUP_TOP" | "POP_TOP" | "WITH_CLEANUP_START" | "END_FINALLY"
-    ) {
-        return;
-    }
     let Some(d) = depths.get(hi).copied().flatten() else {
         return;
     };
+    if first.op.name == "DUP_TOP" {
+        // except clauses with exception tests: the END_FINALLY after the last test re-raises (3.9:
+        // RERAISE), whatever follows it is dead
+        except_reraise(bc, depths, hi, d);
+        return;
+    }
+    // a bare except clause, or a with statement's handler: not a finally body
+    if matches!(
+        first.op.name,
+        "POP_TOP" | "WITH_CLEANUP_START" | "END_FINALLY"
+    ) {
+        return;
+    }
     // (a RERAISE there: a copy of a handler this pass made already)
     let Some(end) = (hi..bc.items.len()).find(|&i| {
         item_instr(bc, i).is_some_and(|x| matches!(x.op.name, "END_FINALLY" | "RERAISE"))
@@ -276,4 +293,23 @@ fn lower_finally(
         items.push((bc.items[i].clone(), off));
     }
     store(bc, offsets, items);
+}
+
+/// The END_FINALLY of the except clauses at item `hi` (depth `d`) that runs when no clause
+/// matched, as RERAISE.
+fn except_reraise(bc: &mut Bytecode, depths: &[Option<u32>], hi: usize, d: u32) {
+    let Some(reraise) = table(PyVersion::V3_9).by_name("RERAISE") else {
+        return;
+    };
+    let Some(end) = (hi..bc.items.len()).find(|&i| {
+        item_instr(bc, i).is_some_and(|x| matches!(x.op.name, "END_FINALLY" | "RERAISE"))
+            && depths.get(i).copied().flatten() == Some(d)
+    }) else {
+        return;
+    };
+    if let Some(Item::Instr(ins)) = bc.items.get_mut(end) {
+        if ins.op.name == "END_FINALLY" {
+            *ins = Instr::new(reraise, Arg::Raw(0), ins.loc);
+        }
+    }
 }

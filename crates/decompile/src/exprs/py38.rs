@@ -72,7 +72,11 @@ impl Sim<'_> {
                 let (mut keys, mut values) = (Vec::new(), Vec::new());
                 for p in parts {
                     match p {
-                        Expr::Dict { keys: k, values: v } => {
+                        // keyword arguments (`f(a=1, **k)`), spelt as such only where each key
+                        // is a name
+                        Expr::Dict { keys: k, values: v }
+                            if name == "BUILD_MAP_UNPACK" || k.iter().all(keyword_name) =>
+                        {
                             keys.extend(k);
                             values.extend(v);
                         }
@@ -96,6 +100,14 @@ impl Sim<'_> {
                             ..
                         } => elts.extend(v.into_iter().map(Expr::constant)),
                         Expr::Tuple { elts: e, .. } => elts.extend(e),
+                        Expr::List { elts: e, .. } if name == "BUILD_LIST_UNPACK" => elts.extend(e),
+                        Expr::Set { elts: e } if name == "BUILD_SET_UNPACK" => elts.extend(e),
+                        Expr::Constant {
+                            value: Constant::FrozenSet(v),
+                            ..
+                        } if name == "BUILD_SET_UNPACK" => {
+                            elts.extend(v.into_iter().map(Expr::constant))
+                        }
                         other => elts.push(Expr::Starred {
                             value: Box::new(other),
                             ctx: ExprContext::Load,
@@ -118,3 +130,30 @@ impl Sim<'_> {
         Ok(None)
     }
 }
+
+/// A dict key that can be a keyword argument's name: a string that is an identifier.
+fn keyword_name(k: &Option<Expr>) -> bool {
+    let Some(Expr::Constant {
+        value: Constant::Str(s),
+        ..
+    }) = k
+    else {
+        return false;
+    };
+    let Some(s) = s.to_string_lossless() else {
+        return false;
+    };
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+        && !KEYWORDS.contains(&s.as_str())
+}
+
+const KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];

@@ -51,6 +51,7 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
             return;
         };
         let Some((setup, group)) = last_setup(bc, &done) else {
+            drop_dead(bc, offsets);
             return;
         };
         let label = match item_instr(bc, setup).and_then(Instr::target) {
@@ -142,12 +143,12 @@ fn lower_with(bc: &mut Bytecode, offsets: &mut Vec<u32>, (lo, hi): (usize, usize
         if i == end {
             items.push((Item::Label(after), off));
         }
-        items.push((item.clone(), off));
+        items.push((*item, off));
         if Some(i) == begin {
             // the normal path runs the exit as a `return` through the with does
             let Item::Instr(b) = item else { return };
-            for k in hi..hi + 2 {
-                items.push((bc.items[k].clone(), offsets[k]));
+            for (item, &o) in bc.items[hi..hi + 2].iter().zip(&offsets[hi..hi + 2]) {
+                items.push((*item, o));
             }
             items.push((
                 Item::Instr(Instr::new(pop_finally, Arg::Raw(0), b.loc)),
@@ -280,7 +281,7 @@ fn lower_finally(
                         }
                         Item::Instr(c)
                     }
-                    other => other.clone(),
+                    other => *other,
                 };
                 items.push((item, offsets[k]));
             }
@@ -290,7 +291,7 @@ fn lower_finally(
             }
             continue;
         }
-        items.push((bc.items[i].clone(), off));
+        items.push((bc.items[i], off));
     }
     store(bc, offsets, items);
 }
@@ -312,4 +313,71 @@ fn except_reraise(bc: &mut Bytecode, depths: &[Option<u32>], hi: usize, d: u32) 
             *ins = Instr::new(reraise, Arg::Raw(0), ins.loc);
         }
     }
+}
+
+/// Remove the instructions no path reaches (labels stay): what followed a finally body's
+/// END_FINALLY when the try body never completes, and what the 3.8 peephole optimizer left after a
+/// jump. (3.9's compiler writes neither.)
+fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
+    use framejit_bytecode::opcode::Flow;
+    let n = bc.items.len();
+    let mut at: Vec<(Label, usize)> = Vec::new();
+    for (i, item) in bc.items.iter().enumerate() {
+        if let Item::Label(l) = item {
+            at.push((*l, i));
+        }
+    }
+    let mut live = vec![false; n];
+    let mut todo = vec![0usize];
+    while let Some(i) = todo.pop() {
+        if i >= n || std::mem::replace(&mut live[i], true) {
+            continue;
+        }
+        let Item::Instr(ins) = &bc.items[i] else {
+            todo.push(i + 1);
+            continue;
+        };
+        if let Some(t) = ins.target() {
+            match at.iter().find(|(l, _)| *l == t) {
+                Some(&(_, p)) => todo.push(p),
+                // a jump to nowhere: leave the code as it is
+                None => return,
+            }
+        }
+        if matches!(ins.op.flow, Flow::Next | Flow::Branch) {
+            todo.push(i + 1);
+        }
+    }
+    // labels no jump goes to (copies' own, those of removed code) would split blocks for nothing
+    let targets: Vec<Label> = bc
+        .items
+        .iter()
+        .zip(&live)
+        .filter_map(|(item, &l)| match item {
+            Item::Instr(ins) if l => ins.target(),
+            _ => None,
+        })
+        .collect();
+    let keep: Vec<bool> = bc
+        .items
+        .iter()
+        .zip(&live)
+        .map(|(item, &l)| match item {
+            Item::Instr(_) => l,
+            Item::Label(x) => targets.contains(x),
+            _ => true,
+        })
+        .collect();
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    let items: Vec<(Item, u32)> = bc
+        .items
+        .iter()
+        .zip(offsets.iter())
+        .zip(&keep)
+        .filter(|(_, &k)| k)
+        .map(|((item, &o), _)| (*item, o))
+        .collect();
+    store(bc, offsets, items);
 }

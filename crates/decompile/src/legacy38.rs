@@ -271,8 +271,8 @@ fn lower_finally(
             for &l in &group {
                 items.push((Item::Label(fresh(l)), off));
             }
-            for k in hi..end {
-                let item = match &bc.items[k] {
+            for (item, &o) in bc.items[hi..end].iter().zip(&offsets[hi..end]) {
+                let item = match item {
                     Item::Label(l) => Item::Label(fresh(*l)),
                     Item::Instr(ins) => {
                         let mut c = *ins;
@@ -283,7 +283,7 @@ fn lower_finally(
                     }
                     other => *other,
                 };
-                items.push((item, offsets[k]));
+                items.push((item, o));
             }
             if Some(i) == begin {
                 let Item::Instr(b) = &bc.items[i] else { return };

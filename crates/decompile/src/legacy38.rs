@@ -45,13 +45,15 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
         }
     }
     let mut done: Vec<Label> = Vec::new();
+    // the labels after with statements' handlers: each handler is a block of its own
+    let mut keep: Vec<Label> = Vec::new();
     // each round lowers one statement (innermost first) and re-reads the stack depths
     for _ in 0..512 {
         let Ok(depths) = framejit_bytecode::assemble::instruction_depths(bc) else {
             return;
         };
         let Some((setup, group)) = last_setup(bc, &done) else {
-            drop_dead(bc, offsets);
+            drop_dead(bc, offsets, &keep);
             return;
         };
         let label = match item_instr(bc, setup).and_then(Instr::target) {
@@ -61,7 +63,7 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
         done.push(label);
         let is_with = item_instr(bc, setup).is_some_and(|i| i.op.name == "SETUP_WITH");
         if is_with {
-            lower_with(bc, offsets, group);
+            keep.extend(lower_with(bc, offsets, group));
         } else {
             lower_finally(bc, offsets, &depths, setup, group);
         }
@@ -120,20 +122,24 @@ fn instr_before(bc: &Bytecode, i: usize, name: &str) -> Option<usize> {
     }
 }
 
-fn lower_with(bc: &mut Bytecode, offsets: &mut Vec<u32>, (lo, hi): (usize, usize)) {
+fn lower_with(
+    bc: &mut Bytecode,
+    offsets: &mut Vec<u32>,
+    (lo, hi): (usize, usize),
+) -> Option<Label> {
     let names: Vec<&str> = (hi..hi + 3)
         .map(|i| item_instr(bc, i).map_or("", |x| x.op.name))
         .collect();
     if names != ["WITH_CLEANUP_START", "WITH_CLEANUP_FINISH", "END_FINALLY"]
         || item_instr(bc, hi + 3).is_none() && !matches!(bc.items.get(hi + 3), Some(Item::Label(_)))
     {
-        return;
+        return None;
     }
     let (Some(pop_finally), Some(jump)) = (
         bc.table().by_name("POP_FINALLY"),
         bc.table().by_name("JUMP_FORWARD"),
     ) else {
-        return;
+        return None;
     };
     let after = bc.new_label();
     let end = hi + 3;
@@ -146,7 +152,7 @@ fn lower_with(bc: &mut Bytecode, offsets: &mut Vec<u32>, (lo, hi): (usize, usize
         items.push((*item, off));
         if Some(i) == begin {
             // the normal path runs the exit as a `return` through the with does
-            let Item::Instr(b) = item else { return };
+            let Item::Instr(b) = item else { return None };
             for (item, &o) in bc.items[hi..hi + 2].iter().zip(&offsets[hi..hi + 2]) {
                 items.push((*item, o));
             }
@@ -158,6 +164,7 @@ fn lower_with(bc: &mut Bytecode, offsets: &mut Vec<u32>, (lo, hi): (usize, usize
         }
     }
     store(bc, offsets, items);
+    Some(after)
 }
 
 fn store(bc: &mut Bytecode, offsets: &mut Vec<u32>, items: Vec<(Item, u32)>) {
@@ -224,7 +231,10 @@ fn lower_finally(
     for (i, item) in bc.items.iter().enumerate() {
         let Item::Instr(ins) = item else { continue };
         let inside = (hi..end).contains(&i);
-        if inside && ins.op.name == "POP_FINALLY" {
+        // (a with statement's exit in the body ends with POP_FINALLY 0 too)
+        let with_exit =
+            i > 0 && item_instr(bc, i - 1).is_some_and(|p| p.op.name == "WITH_CLEANUP_FINISH");
+        if inside && ins.op.name == "POP_FINALLY" && !with_exit {
             return;
         }
         let Some(t) = ins.target() else { continue };
@@ -318,7 +328,7 @@ fn except_reraise(bc: &mut Bytecode, depths: &[Option<u32>], hi: usize, d: u32) 
 /// Remove the instructions no path reaches (labels stay): what followed a finally body's
 /// END_FINALLY when the try body never completes, and what the 3.8 peephole optimizer left after a
 /// jump. (3.9's compiler writes neither.)
-fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
+fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
     use framejit_bytecode::opcode::Flow;
     let n = bc.items.len();
     let mut at: Vec<(Label, usize)> = Vec::new();
@@ -364,7 +374,7 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
         .zip(&live)
         .map(|(item, &l)| match item {
             Item::Instr(_) => l,
-            Item::Label(x) => targets.contains(x),
+            Item::Label(x) => targets.contains(x) || keep_labels.contains(x),
             _ => true,
         })
         .collect();

@@ -80,3 +80,5 @@ def test_unpacking_calls_and_displays(rows) -> None:
     src = rows["f_unpack"]["source"]
     assert "(*a, *b)" in src and "[*a, 3, *b]" in src and "{**k, 'q': 1}" in src
     assert "max(*a, *b)" in src
+    # keys that are not names stay a dict (no `2=x` keyword)
+    assert "dict(**{'2': x, '\"': 1})" in src

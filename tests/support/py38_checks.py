@@ -202,7 +202,7 @@ def f_unpack(x, log):
     a, b = [x, 1], (2, x)
     k = {"p": x}
     log.append(((*a, *b), [*a, 3, *b], {*a, *b}, {**k, "q": 1}))
-    return risky(*a[:1], log, *[]), dict(**k, **{"r": 2}), max(*a, *b)
+    return risky(*a[:1], log, *[]), dict(**k, **{"r": 2}), max(*a, *b), dict(**{"2": x, '"': 1})
 '''
 
 INPUTS = [0, 1, 2, 3, 4, 7]

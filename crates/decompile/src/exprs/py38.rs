@@ -132,7 +132,7 @@ impl Sim<'_> {
 }
 
 /// A dict key that can be a keyword argument's name: a string that is an identifier.
-fn keyword_name(k: &Option<Expr>) -> bool {
+pub(super) fn keyword_name(k: &Option<Expr>) -> bool {
     let Some(Expr::Constant {
         value: Constant::Str(s),
         ..

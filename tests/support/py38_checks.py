@@ -198,6 +198,29 @@ def f_try_in_with(x, log):
             log.append("fin")
     return 8
 
+def f_while_else(x, log):
+    n = 0
+    while n < x:
+        n += 1
+        if n == 2:
+            continue
+        log.append(n)
+    else:
+        log.append("else")
+    return n
+
+def f_while_try(x, log):
+    n = 0
+    while n < x:
+        n += 1
+        try:
+            risky(n, log)
+        except KeyError:
+            log.append("k")
+        finally:
+            log.append(("fin", n))
+    return n
+
 def f_unpack(x, log):
     a, b = [x, 1], (2, x)
     k = {"p": x}

@@ -12,6 +12,7 @@ use framejit_bytecode::{Instr, Item};
 mod coroutine;
 mod dup_tail;
 mod inline_comp;
+mod while_fold;
 pub use coroutine::{bare_returns, keep_generator};
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
@@ -1843,12 +1844,16 @@ impl<'a> Structurer<'a> {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
         strip_tail_continue(&mut stmts);
+        let guarded = cond.is_some();
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
-        let stmt = Stmt::While {
+        let mut stmt = Stmt::While {
             test,
             body: or_pass(stmts),
             orelse: Vec::new(),
         };
+        if !guarded && self.code.version <= framejit_bytecode::PyVersion::V3_9 {
+            while_fold::fold(&mut stmt);
+        }
         Ok((
             vec![stmt],
             Next {

@@ -40,7 +40,7 @@ def rows(tmp_path_factory) -> dict:
 
 
 def test_cases_behave_as_the_original(rows) -> None:
-    assert len(rows) >= 21
+    assert len(rows) >= 22
     refused = {n for n, r in rows.items() if "error" in r}
     assert refused <= REFUSED, {n: rows[n]["error"] for n in refused - REFUSED}
     raised = 0
@@ -82,6 +82,12 @@ def test_while_loops_keep_their_test(rows) -> None:
     src = {n: r.get("source", "") for n, r in rows.items()}
     assert "while n < x:" in src["f_while_else"] and "while True" not in src["f_while_else"]
     assert "while n < x:" in src["f_while_try"] and "while True" not in src["f_while_try"]
+
+
+def test_try_else_at_the_end(rows) -> None:
+    # every clause leaves and the else returns: the unreachable `return None` the compiler leaves
+    # after such a statement tells the else apart from code after the statement
+    assert "    else:\n        log.append(v)\n        return v" in rows["f_try_else_return"]["source"]
 
 
 def test_unpacking_calls_and_displays(rows) -> None:

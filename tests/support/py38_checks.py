@@ -221,6 +221,17 @@ def f_while_try(x, log):
             log.append(("fin", n))
     return n
 
+def f_try_else_return(x, log):
+    try:
+        v = risky(x, log)
+    except KeyError:
+        return "key"
+    except ZeroDivisionError as e:
+        raise ValueError(x) from e
+    else:
+        log.append(v)
+        return v
+
 def f_unpack(x, log):
     a, b = [x, 1], (2, x)
     k = {"p": x}

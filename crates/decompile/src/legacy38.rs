@@ -358,6 +358,21 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
             todo.push(i + 1);
         }
     }
+    // (a `return None` ending the code stays: 3.9 keeps it too, and it tells a try statement's
+    // `else:` apart, see structure/try_else.rs)
+    let instrs: Vec<usize> = (0..n)
+        .filter(|&i| matches!(bc.items[i], Item::Instr(_)))
+        .collect();
+    if let [.., a, b] = instrs[..] {
+        let names = (
+            item_instr(bc, a).map(|x| x.op.name),
+            item_instr(bc, b).map(|x| x.op.name),
+        );
+        if names == (Some("LOAD_CONST"), Some("RETURN_VALUE")) {
+            live[a] = true;
+            live[b] = true;
+        }
+    }
     // labels no jump goes to (copies' own, those of removed code) would split blocks for nothing
     let targets: Vec<Label> = bc
         .items

@@ -12,6 +12,7 @@ use framejit_bytecode::{Instr, Item};
 mod coroutine;
 mod dup_tail;
 mod inline_comp;
+mod try_else;
 mod while_fold;
 pub use coroutine::{bare_returns, keep_generator};
 #[path = "legacy_blocks.rs"]
@@ -619,7 +620,10 @@ impl<'a> Structurer<'a> {
         if let Some(e) = self.legacy_error() {
             return Err(e);
         }
-        let out = self.region(0, None, &[], None)?;
+        let mut out = self.region(0, None, &[], None)?;
+        if self.dead_return_none_tail() {
+            try_else::tail_into_else(&mut out);
+        }
         // an exception handler the statements do not contain would be code silently lost
         for (k, block) in self.cfg.blocks.iter().enumerate() {
             let is_handler = self.instrs(k).first().map(|i| i.op.name) == Some("PUSH_EXC_INFO");

@@ -1,0 +1,70 @@
+//! 3.8 / 3.9: `try: B except ...: (leaves) else: R` at the end of a function. Every except
+//! clause leaves (return / raise) and R returns, but the compiler still ends the function with an
+//! unreachable `return None` (the try statement's end counts as reachable there), which the same
+//! code written with R after the statement does not have. Where the code object ends so, the
+//! statements after a final try whose clauses all leave are its `else:` (the same behaviour
+//! either way: R runs only when B completes, and outside the handlers).
+
+use super::Structurer;
+use crate::ast::{Constant, Expr, Stmt};
+
+impl Structurer<'_> {
+    /// Does the code end with a `return None` that nothing reaches?
+    pub(super) fn dead_return_none_tail(&self) -> bool {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return false;
+        }
+        let Some(last) = self.cfg.blocks.len().checked_sub(1) else {
+            return false;
+        };
+        if last == 0 || !self.cfg.blocks[last].preds.is_empty() {
+            return false;
+        }
+        let ins = self.instrs(last);
+        if ins.len() != 2 || ins[1].op.name != "RETURN_VALUE" || ins[0].op.name != "LOAD_CONST" {
+            return false;
+        }
+        let mut sim = crate::exprs::Sim::new(self.code, Vec::new());
+        if sim.step(ins[0]).is_err() {
+            return false;
+        }
+        matches!(
+            sim.stack.last(),
+            Some(crate::exprs::Val::Expr(Expr::Constant {
+                value: Constant::None,
+                ..
+            }))
+        )
+    }
+}
+
+/// Move the statements after the last top-level try statement into its `else:` when its except
+/// clauses all leave, it has no `else` / `finally` yet, and those statements end with `return`.
+pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
+    let leaves = |b: &[Stmt]| matches!(b.last(), Some(Stmt::Return { .. } | Stmt::Raise { .. }));
+    let Some(i) = stmts.iter().rposition(|s| matches!(s, Stmt::Try { .. })) else {
+        return;
+    };
+    if i + 1 >= stmts.len() || !matches!(stmts.last(), Some(Stmt::Return { .. })) {
+        return;
+    }
+    let rest: Vec<Stmt> = stmts[i + 1..].to_vec();
+    let Stmt::Try {
+        handlers,
+        orelse,
+        finalbody,
+        ..
+    } = &mut stmts[i]
+    else {
+        return;
+    };
+    if handlers.is_empty()
+        || !orelse.is_empty()
+        || !finalbody.is_empty()
+        || !handlers.iter().all(|h| leaves(&h.body))
+    {
+        return;
+    }
+    *orelse = rest;
+    stmts.truncate(i + 1);
+}

@@ -40,7 +40,7 @@ def rows(tmp_path_factory) -> dict:
 
 
 def test_cases_behave_as_the_original(rows) -> None:
-    assert len(rows) >= 22
+    assert len(rows) >= 23
     refused = {n for n, r in rows.items() if "error" in r}
     assert refused <= REFUSED, {n: rows[n]["error"] for n in refused - REFUSED}
     raised = 0
@@ -88,6 +88,7 @@ def test_try_else_at_the_end(rows) -> None:
     # every clause leaves and the else returns: the unreachable `return None` the compiler leaves
     # after such a statement tells the else apart from code after the statement
     assert "    else:\n        log.append(v)\n        return v" in rows["f_try_else_return"]["source"]
+    assert "    else:\n        if risky(x, log) > 30:" in rows["f_if_else_return"]["source"]
 
 
 def test_unpacking_calls_and_displays(rows) -> None:

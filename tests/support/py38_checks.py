@@ -232,6 +232,14 @@ def f_try_else_return(x, log):
         log.append(v)
         return v
 
+def f_if_else_return(x, log):
+    if x == 1:
+        return "one"
+    else:
+        if risky(x, log) > 30:
+            log.append("big")
+        return x
+
 def f_unpack(x, log):
     a, b = [x, 1], (2, x)
     k = {"p": x}

@@ -1,9 +1,9 @@
-//! 3.8 / 3.9: `try: B except ...: (leaves) else: R` at the end of a function. Every except
-//! clause leaves (return / raise) and R returns, but the compiler still ends the function with an
-//! unreachable `return None` (the try statement's end counts as reachable there), which the same
-//! code written with R after the statement does not have. Where the code object ends so, the
-//! statements after a final try whose clauses all leave are its `else:` (the same behaviour
-//! either way: R runs only when B completes, and outside the handlers).
+//! 3.8 / 3.9: `try: B except ...: (leaves) else: R` or `if c: (leaves) else: R` at the end of a
+//! function, R ending with `return`: the compiler still ends the function with an unreachable
+//! `return None` (the statement's end counts as reachable), which the same code written with R
+//! after the statement does not have. Where the code object ends so, the statements after the last
+//! such try / if are its `else:` (the same behaviour either way: R runs only when B completes or c
+//! is false, and outside the handlers).
 
 use super::Structurer;
 use crate::ast::{Constant, Expr, Stmt};
@@ -38,33 +38,38 @@ impl Structurer<'_> {
     }
 }
 
-/// Move the statements after the last top-level try statement into its `else:` when its except
-/// clauses all leave, it has no `else` / `finally` yet, and those statements end with `return`.
+/// Move the statements after the last top-level try statement whose except clauses all leave (no
+/// `else` / `finally` yet), or `if` statement whose body leaves (no `else` yet), into its `else:`,
+/// when those statements end with `return`. (Nested in `else:` or not, the compiler writes the same
+/// instructions but for that last `return None`.)
 pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
     let leaves = |b: &[Stmt]| matches!(b.last(), Some(Stmt::Return { .. } | Stmt::Raise { .. }));
-    let Some(i) = stmts.iter().rposition(|s| matches!(s, Stmt::Try { .. })) else {
-        return;
+    let candidate = |s: &Stmt| match s {
+        Stmt::Try {
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
+            !handlers.is_empty()
+                && orelse.is_empty()
+                && finalbody.is_empty()
+                && handlers.iter().all(|h| leaves(&h.body))
+        }
+        Stmt::If { body, orelse, .. } => orelse.is_empty() && leaves(body),
+        _ => false,
     };
-    if i + 1 >= stmts.len() || !matches!(stmts.last(), Some(Stmt::Return { .. })) {
+    if !matches!(stmts.last(), Some(Stmt::Return { .. })) {
         return;
     }
-    let rest: Vec<Stmt> = stmts[i + 1..].to_vec();
-    let Stmt::Try {
-        handlers,
-        orelse,
-        finalbody,
-        ..
-    } = &mut stmts[i]
-    else {
+    let Some(i) = stmts.iter().rposition(candidate) else {
         return;
     };
-    if handlers.is_empty()
-        || !orelse.is_empty()
-        || !finalbody.is_empty()
-        || !handlers.iter().all(|h| leaves(&h.body))
-    {
+    if i + 1 >= stmts.len() {
         return;
     }
-    *orelse = rest;
-    stmts.truncate(i + 1);
+    let rest: Vec<Stmt> = stmts.drain(i + 1..).collect();
+    if let Some(Stmt::Try { orelse, .. } | Stmt::If { orelse, .. }) = stmts.last_mut() {
+        *orelse = rest;
+    }
 }

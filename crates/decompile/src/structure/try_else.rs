@@ -56,7 +56,8 @@ pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
                 && finalbody.is_empty()
                 && handlers.iter().all(|h| leaves(&h.body))
         }
-        Stmt::If { body, orelse, .. } => orelse.is_empty() && leaves(body),
+        // (not an `assert`, folded later from `if not T: raise AssertionError`)
+        Stmt::If { body, orelse, .. } => orelse.is_empty() && leaves(body) && !is_assert(body),
         _ => false,
     };
     if !matches!(stmts.last(), Some(Stmt::Return { .. })) {
@@ -71,5 +72,17 @@ pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
     let rest: Vec<Stmt> = stmts.drain(i + 1..).collect();
     if let Some(Stmt::Try { orelse, .. } | Stmt::If { orelse, .. }) = stmts.last_mut() {
         *orelse = rest;
+    }
+}
+
+/// `raise` of the marker LOAD_ASSERTION_ERROR pushes (an `assert` statement's failing arm)?
+fn is_assert(body: &[Stmt]) -> bool {
+    let marker =
+        |e: &Expr| matches!(e, Expr::Name { id, .. } if id == crate::exprs::ASSERTION_ERROR);
+    match body {
+        [Stmt::Raise { exc: Some(e), .. }] => {
+            marker(e) || matches!(e, Expr::Call { func, .. } if marker(func))
+        }
+        _ => false,
     }
 }

@@ -84,7 +84,8 @@ def test_pyc_sweep_38_compiles_everything_it_writes(pyc38, tmp_path) -> None:
     assert stats["code_objects"] > 60_000, stats
     assert stats["identical"] > 39_000, stats
     # what the decompiler writes for 3.8 compiles under 3.8 (a few known non-block residues)
-    assert stats["syntax_error"] < 200, report["reasons"]
+    # (standalone, a `nonlocal` has no enclosing function to bind it: not the decompiler's doing)
+    assert stats["syntax_error"] - stats.get("syntax_nonlocal", 0) < 200, report["reasons"]
 
 
 # 3.8: the plain except clauses are structured (COMPARE_OP exception match, END_FINALLY re-raise);

@@ -49,6 +49,12 @@ def normalized(code: types.CodeType) -> list:
             # a class body's qualified name says where the class was compiled, not what it does
             out.append((i.opname, ("qualname",)))
             continue
+        if (i.opname == "LOAD_CONST" and isinstance(i.argval, str) and k + 1 < len(instrs)
+                and instrs[k + 1].opname == "MAKE_FUNCTION"):
+            # ≤3.10 passes a function's qualified name to MAKE_FUNCTION: the part naming the
+            # enclosing scopes says where the code was compiled (the sweep's skeleton), not what it does
+            out.append((i.opname, ("qualname", i.argval.rsplit(".<locals>.", 1)[-1])))
+            continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
             arg = ("->", index.get(i.argval))
         elif isinstance(i.argval, types.CodeType):

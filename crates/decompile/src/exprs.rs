@@ -13,6 +13,7 @@ use framejit_bytecode::{Arg, Instr, PyVersion};
 mod annotations;
 mod except_exit;
 mod py312;
+mod py38;
 mod spill;
 mod tstrings;
 pub use annotations::fold as fold_annotations_314;
@@ -1375,7 +1376,24 @@ impl<'a> Sim<'a> {
                     }],
                 };
                 let mut keywords = Vec::new();
+                // a key that cannot be a keyword's name (`f(**{'2': 2})`): the dict is passed
+                // whole, when it is one display
+                let whole = match &kwargs {
+                    Some(Expr::Dict { keys, .. })
+                        if !keys.iter().all(|k| k.is_none() || py38::keyword_name(k)) =>
+                    {
+                        if keys.iter().any(Option::is_none) {
+                            return Err(self.err(ins, "a keyword that is not a name"));
+                        }
+                        true
+                    }
+                    _ => false,
+                };
                 match kwargs {
+                    Some(d) if whole => keywords.push(Keyword {
+                        arg: None,
+                        value: d,
+                    }),
                     Some(Expr::Dict { keys, values }) => {
                         for (k, v) in keys.into_iter().zip(values) {
                             let arg = match k {
@@ -2287,6 +2305,7 @@ impl<'a> Sim<'a> {
                 });
             }
             n if awaits::handles(n) => return self.async_step(ins, raw),
+            n if py38::handles(n) => return self.step_py38(ins, raw),
             _ => return self.step_py312(ins, raw),
         }
         Ok(None)

@@ -109,6 +109,7 @@ impl CodeInput {
         if version >= PyVersion::V3_14 {
             crate::inlined_calls::fold(&mut bytecode, &mut offsets, &parts.consts);
         }
+        crate::legacy38::lower(&mut bytecode, &mut offsets);
         Ok(CodeInput {
             version,
             bytecode,

@@ -106,6 +106,7 @@ impl Legacy {
         while let Some(b) = work.pop() {
             let mut st = state[b].clone().unwrap_or_default();
             let mut handler_entry: Option<(usize, Vec<Entry>)> = None;
+            let mut after_with_cleanup = false;
             for &i in &cfg.blocks[b].instrs {
                 let Some(Item::Instr(ins)) = items.get(i) else {
                     continue;
@@ -134,6 +135,13 @@ impl Legacy {
                     if !matches!(st.pop(), Some(Entry::Handler(_))) {
                         error = Some("POP_EXCEPT outside an exception handler".into());
                     }
+                } else if name == "WITH_CLEANUP_FINISH" && st.last() == Some(&Entry::Handler(b)) {
+                    // 3.8: a with statement's handler (this block) goes on as the normal path
+                    // does once __exit__ has suppressed the exception (else END_FINALLY re-raises)
+                    st.pop();
+                    after_with_cleanup = true;
+                } else if name == "END_FINALLY" && std::mem::take(&mut after_with_cleanup) {
+                    // (the with handler's END_FINALLY: see WITH_CLEANUP_FINISH)
                 } else if name == "END_FINALLY"
                     && matches!(st.last(), Some(Entry::Handler(_)))
                     && cfg.blocks[b].instrs.last() == Some(&i)
@@ -141,17 +149,9 @@ impl Legacy {
                     // 3.8: in an except handler (the exception's type on the stack) END_FINALLY
                     // re-raises: no clause matched
                     reraise_38.push(b);
-                } else if matches!(
-                    name,
-                    "BEGIN_FINALLY"
-                        | "END_FINALLY"
-                        | "CALL_FINALLY"
-                        | "POP_FINALLY"
-                        | "WITH_CLEANUP_START"
-                        | "END_ASYNC_FOR"
-                ) {
+                } else if matches!(name, "END_FINALLY" | "CALL_FINALLY" | "END_ASYNC_FOR") {
                     error = Some(format!(
-                        "{name} (3.8 finally blocks, async for) is not decompiled yet"
+                        "{name}: a 3.8 finally body left by return/break/continue, or async for, is not decompiled yet"
                     ));
                 }
             }
@@ -991,7 +991,9 @@ impl Structurer<'_> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<Built, DecompileError> {
-        if self.instrs(h).first().map(|i| i.op.name) != Some("WITH_EXCEPT_START") {
+        let first = self.instrs(h).first().map(|i| i.op.name);
+        let v38 = first == Some("WITH_CLEANUP_START");
+        if first != Some("WITH_EXCEPT_START") && !v38 {
             return Err(self.err("a with statement of a shape this decompiler does not know"));
         }
         let mut body_base = base.to_vec();
@@ -1016,6 +1018,32 @@ impl Structurer<'_> {
         }];
         if !strip_finally_copies(&mut body, &exit_call) {
             return Err(self.err("an exit from a with body without its __exit__ call"));
+        }
+        if v38 {
+            // 3.8: the handler is one block (call __exit__, re-raise unless it says not to); what
+            // follows it is where a suppressed exception goes on
+            let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
+            if names != ["WITH_CLEANUP_START", "WITH_CLEANUP_FINISH", "END_FINALLY"]
+                || std::mem::replace(&mut self.emitted[h], true)
+            {
+                return Err(
+                    self.err("a with statement's handler of a shape this decompiler does not know")
+                );
+            }
+            let stmt = Stmt::With {
+                items: vec![WithItem {
+                    context_expr: cm,
+                    optional_vars: target,
+                }],
+                body: or_pass(body),
+            };
+            return Ok(match after {
+                Some(a) => {
+                    self.expect_exit_call = true;
+                    (vec![stmt], Some(a), vec![Val::WithExit])
+                }
+                None => (vec![stmt], self.succ(h, EdgeKind::Fall), Vec::new()),
+            });
         }
         // the handler's blocks (call __exit__ with the exception, re-raise unless it says not to,
         // drop the exception when it says so) are the compiler's own; where the last of them goes

@@ -14,6 +14,7 @@ pub mod exprs;
 pub mod flow;
 mod inlined_calls;
 pub mod input;
+mod legacy38;
 pub mod printer;
 pub mod structure;
 

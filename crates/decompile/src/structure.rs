@@ -13,6 +13,8 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod inline_comp;
+mod try_else;
+mod while_fold;
 pub use coroutine::{bare_returns, keep_generator};
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
@@ -832,7 +834,10 @@ impl<'a> Structurer<'a> {
         if let Some(e) = self.legacy_error() {
             return Err(e);
         }
-        let out = self.region(0, None, &[], None)?;
+        let mut out = self.region(0, None, &[], None)?;
+        if self.dead_return_none_tail() {
+            try_else::tail_into_else(&mut out);
+        }
         // an exception handler the statements do not contain would be code silently lost
         for (k, block) in self.cfg.blocks.iter().enumerate() {
             let is_handler = self.instrs(k).first().map(|i| i.op.name) == Some("PUSH_EXC_INFO");
@@ -2206,12 +2211,16 @@ impl<'a> Structurer<'a> {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
         strip_tail_continue(&mut stmts);
+        let guarded = cond.is_some();
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
-        let stmt = Stmt::While {
+        let mut stmt = Stmt::While {
             test,
             body: or_pass(stmts),
             orelse: Vec::new(),
         };
+        if !guarded && self.code.version <= framejit_bytecode::PyVersion::V3_9 {
+            while_fold::fold(&mut stmt);
+        }
         Ok((
             vec![stmt],
             Next {

@@ -1,0 +1,88 @@
+//! 3.8 / 3.9: `try: B except ...: (leaves) else: R` or `if c: (leaves) else: R` at the end of a
+//! function, R ending with `return`: the compiler still ends the function with an unreachable
+//! `return None` (the statement's end counts as reachable), which the same code written with R
+//! after the statement does not have. Where the code object ends so, the statements after the last
+//! such try / if are its `else:` (the same behaviour either way: R runs only when B completes or c
+//! is false, and outside the handlers).
+
+use super::Structurer;
+use crate::ast::{Constant, Expr, Stmt};
+
+impl Structurer<'_> {
+    /// Does the code end with a `return None` that nothing reaches?
+    pub(super) fn dead_return_none_tail(&self) -> bool {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return false;
+        }
+        let Some(last) = self.cfg.blocks.len().checked_sub(1) else {
+            return false;
+        };
+        if last == 0 || !self.cfg.blocks[last].preds.is_empty() {
+            return false;
+        }
+        let ins = self.instrs(last);
+        if ins.len() != 2 || ins[1].op.name != "RETURN_VALUE" || ins[0].op.name != "LOAD_CONST" {
+            return false;
+        }
+        let mut sim = crate::exprs::Sim::new(self.code, Vec::new());
+        if sim.step(ins[0]).is_err() {
+            return false;
+        }
+        matches!(
+            sim.stack.last(),
+            Some(crate::exprs::Val::Expr(Expr::Constant {
+                value: Constant::None,
+                ..
+            }))
+        )
+    }
+}
+
+/// Move the statements after the last top-level try statement whose except clauses all leave (no
+/// `else` / `finally` yet), or `if` statement whose body leaves (no `else` yet), into its `else:`,
+/// when those statements end with `return`. (Nested in `else:` or not, the compiler writes the same
+/// instructions but for that last `return None`.)
+pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
+    let leaves = |b: &[Stmt]| matches!(b.last(), Some(Stmt::Return { .. } | Stmt::Raise { .. }));
+    let candidate = |s: &Stmt| match s {
+        Stmt::Try {
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
+            !handlers.is_empty()
+                && orelse.is_empty()
+                && finalbody.is_empty()
+                && handlers.iter().all(|h| leaves(&h.body))
+        }
+        // (not an `assert`, folded later from `if not T: raise AssertionError`)
+        Stmt::If { body, orelse, .. } => orelse.is_empty() && leaves(body) && !is_assert(body),
+        _ => false,
+    };
+    if !matches!(stmts.last(), Some(Stmt::Return { .. })) {
+        return;
+    }
+    let Some(i) = stmts.iter().rposition(candidate) else {
+        return;
+    };
+    if i + 1 >= stmts.len() {
+        return;
+    }
+    let rest: Vec<Stmt> = stmts.drain(i + 1..).collect();
+    if let Some(Stmt::Try { orelse, .. } | Stmt::If { orelse, .. }) = stmts.last_mut() {
+        *orelse = rest;
+    }
+}
+
+/// `raise` of the marker LOAD_ASSERTION_ERROR pushes (an `assert` statement's failing arm)?
+fn is_assert(body: &[Stmt]) -> bool {
+    let marker =
+        |e: &Expr| matches!(e, Expr::Name { id, .. } if id == crate::exprs::ASSERTION_ERROR);
+    match body {
+        [Stmt::Raise { exc: Some(e), .. }] => {
+            marker(e) || matches!(e, Expr::Call { func, .. } if marker(func))
+        }
+        _ => false,
+    }
+}

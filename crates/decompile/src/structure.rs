@@ -12,7 +12,9 @@ use framejit_bytecode::{Instr, Item};
 mod coroutine;
 mod dup_tail;
 mod inline_comp;
+mod loop_exits;
 pub use coroutine::{bare_returns, keep_generator};
+use loop_exits::arms_leave;
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
@@ -27,6 +29,8 @@ struct LoopCtx {
     exit: Option<usize>,
     /// `while T:` compiled as a guard before a bottom-tested loop: T.
     cond: Option<Expr>,
+    /// The guard's test block, where 3.11+ send `continue` (it tests T again): a `continue` too.
+    guard: Option<usize>,
 }
 
 /// A condition ending a block: where control goes when `test` is `jump_if` (`taken`) and when not
@@ -91,6 +95,10 @@ pub struct Structurer<'a> {
     /// Instructions to skip at the start of each block: a `match` case body starts where the
     /// pattern's code before it in the same block ends.
     resume: Vec<usize>,
+    /// The blocks the running regions stop at, innermost last.
+    stops: Vec<Option<usize>>,
+    /// The test block of the `while` guard whose loop is being tried next (`loop_exits.rs`).
+    guard_block: Option<usize>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -318,6 +326,8 @@ impl<'a> Structurer<'a> {
             try_end_stop: None,
             legacy,
             resume: vec![0; n],
+            stops: Vec::new(),
+            guard_block: None,
         }
     }
 
@@ -563,7 +573,15 @@ impl<'a> Structurer<'a> {
             }
         }
         if std::mem::replace(&mut self.emitted[b], true) {
-            return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
+            let err = self.err("control flow this decompiler does not structure yet (a block would come out twice)");
+            let at = self.cfg.blocks[b]
+                .instrs
+                .first()
+                .and_then(|&i| self.code.offsets.get(i));
+            return Err(match at {
+                Some(&o) => err.at(o),
+                None => err,
+            });
         }
         let mut sim = Sim::new(self.code, stack);
         let all = self.instrs(b);
@@ -672,7 +690,9 @@ impl<'a> Structurer<'a> {
         lp: Option<&LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
         self.nesting += 1;
+        self.stops.push(stop);
         let out = self.region_blocks(start, stop, base, carry, lp);
+        self.stops.pop();
         self.nesting -= 1;
         out
     }
@@ -757,7 +777,7 @@ impl<'a> Structurer<'a> {
                     out.push(Stmt::Break);
                     break;
                 }
-                if b == ctx.header && self.entering_header != Some(b) {
+                if b == ctx.header && self.entering_header != Some(b) || Some(b) == ctx.guard {
                     out.push(Stmt::Continue);
                     break;
                 }
@@ -819,7 +839,8 @@ impl<'a> Structurer<'a> {
                     None => break,
                 }
             }
-            if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
+            if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) && !self.guard_header(b)
+            {
                 let (stmts, next) = self.loop_stmt(b, stack, None)?;
                 out.extend(stmts);
                 match next.block {
@@ -1058,16 +1079,20 @@ impl<'a> Structurer<'a> {
         // targets fold into one condition
         let (test, jump_if, fall, taken) =
             self.compound_test(members, base, test, jump_if, fall, taken, lp);
-        // A bottom test repeating the `while` guard ends the body.
+        // A bottom test repeating the `while` guard ends the body: control goes back to the loop's
+        // test, which is a `continue` where it ends an arm (dropped where it ends the body).
         if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
             self.bottom_test_seen = true;
+            out.push(Stmt::Continue);
             return Ok(None);
         }
         // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
         if self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
             let saved = (self.visits.clone(), self.emitted.clone());
             let enter = fall_test(test.clone(), jump_if);
+            self.guard_block = self.continue_guard(b, fall, base);
             let attempt = self.loop_stmt(fall, base.to_vec(), Some((enter, taken)));
+            self.guard_block = None;
             if let Ok((stmts, next)) = attempt {
                 out.extend(stmts);
                 return match next.block {
@@ -1079,7 +1104,9 @@ impl<'a> Structurer<'a> {
         }
         // Where both arms leave the code there is no join: the arm laid out first is the body and
         // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
-        let (merge, fall_first) = match self.ipdom[b] {
+        // (inside a loop, arms that leave by `continue` / `break` meet where the others do)
+        let local = lp.and_then(|ctx| self.loop_merge(b, fall, taken, ctx));
+        let (merge, fall_first) = match local.or(self.ipdom[b]) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
             // branch, but the arms' other ways still meet
@@ -1119,6 +1146,11 @@ impl<'a> Structurer<'a> {
                 body: or_pass(then),
                 orelse,
             });
+        }
+        // (an `if` whose every arm leaves the loop body ends it: a `break` or `continue` at the
+        // loop's exit or header after it would never run)
+        if merge.is_some_and(|m| self.loop_edge(m, lp)) && out.last().is_some_and(arms_leave) {
+            return Ok(None);
         }
         Ok(merge.map(|m| (m, Vec::new())))
     }
@@ -1441,7 +1473,7 @@ impl<'a> Structurer<'a> {
     /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the
     /// enclosing loop's header or exit. Inside a try or with body it is a statement of the body.
     fn is_body_exit(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
-        if lp.is_some_and(|c| Some(b) == c.exit || b == c.header) {
+        if lp.is_some_and(|c| Some(b) == c.exit || b == c.header || Some(b) == c.guard) {
             return true;
         }
         let names: Vec<&str> = self
@@ -1455,9 +1487,9 @@ impl<'a> Structurer<'a> {
         }
         // an unconditional jump straight to the loop's header or exit
         matches!(names.as_slice(), [j] if j.starts_with("JUMP"))
-            && self
-                .succ(b, EdgeKind::Jump)
-                .is_some_and(|t| lp.is_some_and(|c| Some(t) == c.exit || t == c.header))
+            && self.succ(b, EdgeKind::Jump).is_some_and(|t| {
+                lp.is_some_and(|c| Some(t) == c.exit || t == c.header || Some(t) == c.guard)
+            })
     }
 
     /// `with` whose body starts at `start`; `left` ends with __exit__ and the `__enter__()` result.
@@ -1836,6 +1868,7 @@ impl<'a> Structurer<'a> {
             header,
             exit,
             cond: cond.clone(),
+            guard: self.guard_block.take().filter(|_| cond.is_some()),
         };
         self.bottom_test_seen = false;
         let mut stmts = self.loop_body(header, &stack, &ctx)?;
@@ -1897,6 +1930,7 @@ impl<'a> Structurer<'a> {
             header,
             exit: brk,
             cond: None,
+            guard: None,
         };
         self.visits[header] += 1;
         // The body's first block starts with the item pushed over the iterator.

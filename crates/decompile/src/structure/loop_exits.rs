@@ -1,0 +1,154 @@
+//! `if` statements inside loops whose arms leave by `continue` or `break`.
+//!
+//! A jump to the loop's header (`continue`) or to its exit (`break`) leaves the `if` as a `return`
+//! does: the other arms may still meet after the statement. The post-dominators of the whole graph
+//! do not show that meeting point (every path goes on to the header), and the arms would each run
+//! the code after the `if` up to the header: the same blocks twice.
+
+use super::{LoopCtx, Structurer};
+use crate::ast::Stmt;
+use crate::exprs::Val;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// The block where the arms (`fall`, `taken`) of the branch ending block `b` meet inside the
+    /// loop `lp`, when the whole graph's merge is not inside the loop body (it is the header, the
+    /// exit, or beyond): the first block both arms reach without passing the header or the exit,
+    /// laid out after both arms' first blocks (where a compiler puts the code after an `if`), which
+    /// every path of the arms that goes on inside the loop passes. `None` where the arms do not meet
+    /// again inside the loop.
+    pub(super) fn loop_merge(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: &LoopCtx,
+    ) -> Option<usize> {
+        let body = &self.loop_at(lp.header)?.body;
+        let inside = |x: usize| x != lp.header && Some(x) != lp.exit && body.contains(&x);
+        if self.ipdom[b].is_some_and(inside) {
+            return None;
+        }
+        // where both arms go on, or else where the enclosing region stops (an arm that does not get
+        // there leaves: `if c: x = 1  else: continue` in an arm of an outer `if`)
+        let stop = self.stops.iter().rev().flatten().next().copied();
+        [self.arms_meet(b, fall, taken, Some(lp)), stop]
+            .into_iter()
+            .flatten()
+            .find(|&m| self.merges_at(m, b, fall, taken, lp, &inside))
+    }
+
+    /// Is `m` a block where the arms of `b`'s branch meet in loop `lp`: after both arms' first
+    /// blocks, reached from one of them, and no path of an arm goes around it into the code after it?
+    fn merges_at(
+        &self,
+        m: usize,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: &LoopCtx,
+        inside: &dyn Fn(usize) -> bool,
+    ) -> bool {
+        if !inside(m) || m <= fall || m <= taken {
+            return false;
+        }
+        let walls = [Some(b), Some(lp.header), lp.exit, Some(m)];
+        let after = self.reach_within(m, &[Some(lp.header), lp.exit, Some(b)]);
+        let (rf, rt) = (
+            self.reach_within(fall, &walls),
+            self.reach_within(taken, &walls),
+        );
+        let around = |r: &[bool]| {
+            r.iter()
+                .zip(&after)
+                .enumerate()
+                .any(|(x, (r, a))| *r && *a && x != m && inside(x))
+        };
+        (rf[m] || rt[m]) && !around(&rf) && !around(&rt)
+    }
+
+    /// The blocks reached from `start` by normal edges without going past any of `walls` (a wall
+    /// reached is marked, not gone through; `start` itself is gone through).
+    fn reach_within(&self, start: usize, walls: &[Option<usize>]) -> Vec<bool> {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo = vec![start];
+        while let Some(x) = todo.pop() {
+            if seen[x] {
+                continue;
+            }
+            seen[x] = true;
+            if x != start && walls.contains(&Some(x)) {
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// `while T:` compiled as a guard (`if T:` before a loop that tests T again at its bottom): 3.11+
+/// compile `continue` in its body as a jump back to the guard's test, which tests T again as the
+/// bottom test would. The guard's block is then a loop header of its own, of a loop made only of
+/// those jumps.
+impl Structurer<'_> {
+    /// The block of the guard ending in block `b` that a `continue` of the loop at `header` may
+    /// jump to: `b` when it is a loop header with back edges only from that loop's body and makes
+    /// no statement before its test (from `base`).
+    pub(super) fn continue_guard(&self, b: usize, header: usize, base: &[Val]) -> Option<usize> {
+        if !self.guard_header(b) || self.succ(b, EdgeKind::Fall) != Some(header) {
+            return None;
+        }
+        let (stmts, _, _) = self.run_instrs(&self.instrs(b), base.to_vec()).ok()?;
+        stmts.is_empty().then_some(b)
+    }
+
+    /// Is block `b` a loop header only because it is such a guard: it branches into another loop
+    /// (at its fall-through) from whose header every jump back to `b` is reached without passing
+    /// `b`? Then the `while` is built from the guard, not a `while True:` around it.
+    pub(super) fn guard_header(&self, b: usize) -> bool {
+        let Some(own) = self.loop_at(b) else {
+            return false;
+        };
+        let ends_in_branch = self.succ(b, EdgeKind::Jump).is_some()
+            && self.instrs(b).last().is_some_and(|i| {
+                i.op.flow == framejit_bytecode::opcode::Flow::Branch
+                    && i.op.name.contains("JUMP_IF")
+            });
+        let Some(fall) = self.succ(b, EdgeKind::Fall) else {
+            return false;
+        };
+        if fall == b || !ends_in_branch || self.loop_at(fall).is_none() {
+            return false;
+        }
+        let from_inner = self.reach_within(fall, &[Some(b)]);
+        own.latches.iter().all(|&l| l != b && from_inner[l])
+    }
+}
+
+impl Structurer<'_> {
+    /// Is block `m` where a jump of the loop `lp` is a `break` or `continue` (its exit, its
+    /// header, its guard's test)?
+    pub(super) fn loop_edge(&self, m: usize, lp: Option<&LoopCtx>) -> bool {
+        lp.is_some_and(|c| Some(m) == c.exit || m == c.header || Some(m) == c.guard)
+    }
+}
+
+/// Does every arm of the `if` statement `s` end by leaving (`continue`, `break`, `return`,
+/// `raise`), so that control never reaches the statement after it?
+pub(super) fn arms_leave(s: &Stmt) -> bool {
+    let leaves = |arm: &[Stmt]| {
+        matches!(
+            arm.last(),
+            Some(Stmt::Continue | Stmt::Break | Stmt::Return { .. } | Stmt::Raise { .. })
+        )
+    };
+    match s {
+        Stmt::If { body, orelse, .. } => leaves(body) && leaves(orelse),
+        _ => false,
+    }
+}

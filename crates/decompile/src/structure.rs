@@ -402,7 +402,8 @@ impl<'a> Structurer<'a> {
         };
         let leaves =
             Some(leave) == ctx.exit || ctx.exit.is_some_and(|e| self.same_exit_copy(leave, e));
-        back(stay) && leaves && stay_test == *cond
+        // (the same condition however its `not`s are spelt: `not (a and not b)` is `not a or b`)
+        back(stay) && leaves && loop_exits::same_test(&stay_test, cond)
     }
 
     /// Run block `b` from `stack`; its statements, how it ends, and the stack left.
@@ -571,6 +572,16 @@ impl<'a> Structurer<'a> {
             if !self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h)) {
                 return Err(self.err("an exception handler this decompiler does not structure yet"));
             }
+        }
+        if std::env::var_os("FJ_TRACE").is_some() {
+            let at = self.cfg.blocks[b]
+                .instrs
+                .first()
+                .and_then(|&i| self.code.offsets.get(i));
+            eprintln!(
+                "run block {b} at {at:?} emitted={} stops={:?}",
+                self.emitted[b], self.stops
+            );
         }
         if std::mem::replace(&mut self.emitted[b], true) {
             let err = self.err("control flow this decompiler does not structure yet (a block would come out twice)");
@@ -877,6 +888,19 @@ impl<'a> Structurer<'a> {
                     }
                     None => break,
                 }
+            }
+            // 3.12+ `break` from an except clause: POP_EXCEPT, then a copy of the loop's exit
+            if let Some(k) = self.break_copy_at(b, lp) {
+                if std::mem::replace(&mut self.emitted[b], true) {
+                    return Err(self.err("a block would come out twice"));
+                }
+                let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..=k], stack)?;
+                if left.len() != base.len() {
+                    return Err(self.err("a break that leaves values on the stack"));
+                }
+                out.extend(stmts);
+                out.push(Stmt::Break);
+                break;
             }
             let (mut stmts, exit, left) = self.run(b, stack)?;
             // an inlined comprehension's setup or end: its saved locals stay on the stack
@@ -1383,13 +1407,15 @@ impl<'a> Structurer<'a> {
                 let Some((ec, tc, fc, spans)) = self.test_block(c, &members, base, lp) else {
                     continue;
                 };
-                let joined = if c == t && fc == f {
+                // (3.12+ copy a jump or an exit into each place that goes there)
+                let same = |x: usize, y: usize| self.same_place(x, y);
+                let joined = if c == t && same(fc, f) {
                     Some((BoolOp::And, ec, tc, f))
-                } else if c == t && tc == f {
+                } else if c == t && same(tc, f) {
                     Some((BoolOp::And, negate(ec), fc, f))
-                } else if c == f && tc == t {
+                } else if c == f && same(tc, t) {
                     Some((BoolOp::Or, ec, t, fc))
-                } else if c == f && fc == t {
+                } else if c == f && same(fc, t) {
                     Some((BoolOp::Or, negate(ec), t, tc))
                 } else {
                     None
@@ -1720,6 +1746,9 @@ impl<'a> Structurer<'a> {
             }
             fin.pop();
             return Ok((Vec::new(), Some(or_pass(fin))));
+        }
+        if self.code_after_pop_except(h, cleanup, lp) {
+            return Err(self.err("code after a try statement copied into an except clause"));
         }
         let mut clauses = Vec::new();
         let mut cur = h;

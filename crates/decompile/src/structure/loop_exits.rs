@@ -6,7 +6,7 @@
 //! the code after the `if` up to the header: the same blocks twice.
 
 use super::{LoopCtx, Structurer};
-use crate::ast::Stmt;
+use crate::ast::{BoolOp, Expr, Stmt, UnaryOp};
 use crate::exprs::Val;
 use crate::flow::EdgeKind;
 
@@ -150,5 +150,133 @@ pub(super) fn arms_leave(s: &Stmt) -> bool {
     match s {
         Stmt::If { body, orelse, .. } => leaves(body) && leaves(orelse),
         _ => false,
+    }
+}
+
+impl Structurer<'_> {
+    /// Do blocks `x` and `y` lead to the same place doing the same: the same block, blocks that
+    /// only jump to the same block (3.12+ copy a jump back to a loop's header into each place that
+    /// goes there), or copies of the same exit?
+    pub(super) fn same_place(&self, x: usize, y: usize) -> bool {
+        x == y || self.resolve_jumps(x) == self.resolve_jumps(y) || self.same_exit_copy(x, y)
+    }
+}
+
+/// Are `a` and `b` the same condition (the same tests, evaluated in the same order, true
+/// together), once negations are pushed down to the tests (`not (x and y)` is `not x or not y`
+/// as a condition: the same operands run in the same order)?
+pub(super) fn same_test(a: &Expr, b: &Expr) -> bool {
+    a == b || test_form(a.clone(), false) == test_form(b.clone(), false)
+}
+
+/// `e` (negated when `neg`) with every `not` moved down to the tests it applies to.
+fn test_form(e: Expr, neg: bool) -> Expr {
+    match e {
+        Expr::UnaryOp {
+            op: UnaryOp::Not,
+            operand,
+        } => test_form(*operand, !neg),
+        Expr::BoolOp { op, values } => {
+            let op = match (op, neg) {
+                (BoolOp::And, true) => BoolOp::Or,
+                (BoolOp::Or, true) => BoolOp::And,
+                (op, false) => op,
+            };
+            let mut flat = Vec::new();
+            for v in values {
+                match test_form(v, neg) {
+                    Expr::BoolOp { op: inner, values } if inner == op => flat.extend(values),
+                    other => flat.push(other),
+                }
+            }
+            Expr::BoolOp { op, values: flat }
+        }
+        other if neg => super::negate(other),
+        other => other,
+    }
+}
+
+/// What 3.11+ may run after an except clause's POP_EXCEPT that does not need the exception gone:
+/// the unbinding of `as name`, loads and stores of locals and constants, jumps, returns, the pop of
+/// a `for` loop's iterator by `break`.
+const AFTER_POP_EXCEPT: [&str; 16] = [
+    "POP_TOP",
+    "POP_ITER",
+    "LOAD_CONST",
+    "LOAD_FAST",
+    "LOAD_FAST_CHECK",
+    "RETURN_CONST",
+    "RETURN_VALUE",
+    "STORE_FAST",
+    "DELETE_FAST",
+    "STORE_NAME",
+    "DELETE_NAME",
+    "JUMP_FORWARD",
+    "JUMP_BACKWARD",
+    "JUMP_BACKWARD_NO_INTERRUPT",
+    "JUMP",
+    "JUMP_NO_INTERRUPT",
+];
+
+impl Structurer<'_> {
+    /// The index of block `b`'s POP_EXCEPT after which the block is a copy of the exit of loop
+    /// `lp` (3.12+ copy a small loop exit into a `break` from an except clause): the clause ends
+    /// there by `break`.
+    pub(super) fn break_copy_at(&self, b: usize, lp: Option<&LoopCtx>) -> Option<usize> {
+        let exit = lp?.exit?;
+        let leaves = self.cfg.blocks[exit]
+            .succs
+            .iter()
+            .all(|e| e.kind == EdgeKind::Exception);
+        let ins = self.instrs(b);
+        let k = ins.iter().position(|i| i.op.name == "POP_EXCEPT")?;
+        if !leaves || k + 1 >= ins.len() {
+            return None;
+        }
+        if self.copy_of_block(b, k + 1, exit) {
+            return Some(k);
+        }
+        // a `for` loop's: the break pops the iterator, the exit starts with the pops that end
+        // the loop (END_FOR, 3.13 POP_TOP, 3.14 POP_ITER) before the code after the loop
+        let xi = self.instrs(exit);
+        let pops = xi
+            .iter()
+            .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
+            .count();
+        let tail = &ins[k + 1..];
+        let same = |x: &&framejit_bytecode::Instr, y: &&framejit_bytecode::Instr| {
+            x.op.name == y.op.name && x.arg == y.arg
+        };
+        let copied = pops > 0
+            && matches!(tail.first(), Some(i) if matches!(i.op.name, "POP_TOP" | "POP_ITER"))
+            && tail.len() - 1 == xi.len() - pops
+            && tail[1..].iter().zip(&xi[pops..]).all(|(x, y)| same(x, y))
+            && self.cfg.blocks[b]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception);
+        copied.then_some(k)
+    }
+
+    /// Blocks `h..cleanup` of an except statement whose clauses run code after their POP_EXCEPT
+    /// other than leaving (the compiler's copy of the code after the statement, or of a loop's
+    /// exit for a `break`, not recognised as such): that code would come out inside the clause,
+    /// where it runs with the exception still being handled (`__context__`, `sys.exc_info()`).
+    pub(super) fn code_after_pop_except(
+        &self,
+        h: usize,
+        cleanup: usize,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        (h..cleanup).any(|x| {
+            let ins = self.instrs(x);
+            let Some(k) = ins.iter().position(|i| i.op.name == "POP_EXCEPT") else {
+                return false;
+            };
+            let plain = ins[k + 1..].iter().all(|i| {
+                matches!(i.op.name, "NOP" | "EXTENDED_ARG") || AFTER_POP_EXCEPT.contains(&i.op.name)
+            });
+            !plain && self.break_copy_at(x, lp).is_none()
+        })
     }
 }

@@ -1680,8 +1680,11 @@ impl<'a> Structurer<'a> {
         let (handlers, finalbody) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
+        // (up to where the statement ends, or where the region it is in stops, when control
+        // goes on only there: a try as the last statement of an `if` arm)
+        let stop = end.or_else(|| self.stops.last().copied().flatten());
         let rest = match after {
-            Some(a) if Some(a) != end => self.region(a, end, base, lp)?,
+            Some(a) if Some(a) != stop => self.region(a, stop, base, lp)?,
             _ => Vec::new(),
         };
         let mut after_try = Vec::new();
@@ -1891,7 +1894,7 @@ impl<'a> Structurer<'a> {
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
-            None => (None, exits.first().copied()),
+            None => (None, self.main_exit(&exits)),
         };
         let ctx = LoopCtx {
             header,

@@ -280,3 +280,25 @@ impl Structurer<'_> {
         })
     }
 }
+
+impl Structurer<'_> {
+    /// Of the blocks control leaves a loop to (`exits`, in code order), where `break` goes: the
+    /// place most of them lead to past blocks that only jump (3.12+ copy the jump to the loop's
+    /// exit into each `break`, and a block that only leaves, a `raise` in the body, is outside
+    /// the natural loop too); the first in code order among equals.
+    pub(super) fn main_exit(&self, exits: &[usize]) -> Option<usize> {
+        let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
+        let count = |p: usize| places.iter().filter(|&&q| q == p).count();
+        let mut best: Option<usize> = None;
+        for &p in &places {
+            if best.is_none_or(|b| count(p) > count(b)) {
+                best = Some(p);
+            }
+        }
+        // (one exit, or none most go to: the first, as it is)
+        match best {
+            Some(b) if count(b) > 1 => Some(b),
+            _ => exits.first().copied(),
+        }
+    }
+}

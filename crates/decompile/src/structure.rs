@@ -1662,6 +1662,9 @@ impl<'a> Structurer<'a> {
         let end = reached.then_some(next).filter(|&e| {
             !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
         });
+        // (up to where the statement ends, or where the region it is in stops when control goes
+        // on only there: a try as the last statement of an `if` arm)
+        let stop = end.or_else(|| self.stops.last().copied().flatten());
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));
@@ -1674,15 +1677,12 @@ impl<'a> Structurer<'a> {
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)
         self.active.push((h, cleanup));
         self.depth_offset += 1;
-        let handlers = self.handler_clauses(h, cleanup, end, base, lp);
+        let handlers = self.handler_clauses(h, cleanup, stop, base, lp);
         self.depth_offset -= 1;
         self.active.pop();
         let (handlers, finalbody) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
-        // (up to where the statement ends, or where the region it is in stops, when control
-        // goes on only there: a try as the last statement of an `if` arm)
-        let stop = end.or_else(|| self.stops.last().copied().flatten());
         let rest = match after {
             Some(a) if Some(a) != stop => self.region(a, stop, base, lp)?,
             _ => Vec::new(),

@@ -116,8 +116,7 @@ impl Structurer<'_> {
         };
         let ends_in_branch = self.succ(b, EdgeKind::Jump).is_some()
             && self.instrs(b).last().is_some_and(|i| {
-                i.op.flow == framejit_bytecode::opcode::Flow::Branch
-                    && i.op.name.contains("JUMP_IF")
+                i.op.flow == framejit_bytecode::opcode::Flow::Branch && i.op.name.contains("_IF_")
             });
         let Some(fall) = self.succ(b, EdgeKind::Fall) else {
             return false;

@@ -573,23 +573,15 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("an exception handler this decompiler does not structure yet"));
             }
         }
-        if std::env::var_os("FJ_TRACE").is_some() {
-            let at = self.cfg.blocks[b]
-                .instrs
-                .first()
-                .and_then(|&i| self.code.offsets.get(i));
-            eprintln!(
-                "run block {b} at {at:?} emitted={} stops={:?}",
-                self.emitted[b], self.stops
-            );
-        }
         if std::mem::replace(&mut self.emitted[b], true) {
             let err = self.err("control flow this decompiler does not structure yet (a block would come out twice)");
-            let at = self.cfg.blocks[b]
-                .instrs
-                .first()
-                .and_then(|&i| self.code.offsets.get(i));
-            return Err(match at {
+            // (where, and the block's first instruction, as other errors name theirs)
+            let first = self.cfg.blocks[b].instrs.first().copied();
+            let err = match self.instrs(b).first() {
+                Some(i) => err.op(i.op.name),
+                None => err,
+            };
+            return Err(match first.and_then(|i| self.code.offsets.get(i)) {
                 Some(&o) => err.at(o),
                 None => err,
             });

@@ -196,20 +196,37 @@ fn test_form(e: Expr, neg: bool) -> Expr {
 }
 
 /// What 3.11+ may run after an except clause's POP_EXCEPT that does not need the exception gone:
-/// the unbinding of `as name`, loads and stores of locals and constants, jumps, returns, the pop of
-/// a `for` loop's iterator by `break`.
-const AFTER_POP_EXCEPT: [&str; 16] = [
+/// the unbinding of `as name`, loads and stores of names and constants, the stack moves of a
+/// `return` through a `for` loop (its iterator popped by `break` too), jumps, returns.
+const AFTER_POP_EXCEPT: [&str; 33] = [
+    "NOP",
+    "EXTENDED_ARG",
+    "NOT_TAKEN",
+    "CACHE",
     "POP_TOP",
     "POP_ITER",
+    "SWAP",
+    "COPY",
     "LOAD_CONST",
+    "LOAD_SMALL_INT",
     "LOAD_FAST",
     "LOAD_FAST_CHECK",
+    "LOAD_FAST_BORROW",
+    "LOAD_FAST_LOAD_FAST",
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW",
+    "LOAD_DEREF",
+    "LOAD_GLOBAL",
+    "LOAD_NAME",
     "RETURN_CONST",
     "RETURN_VALUE",
     "STORE_FAST",
     "DELETE_FAST",
     "STORE_NAME",
     "DELETE_NAME",
+    "STORE_DEREF",
+    "DELETE_DEREF",
+    "STORE_GLOBAL",
+    "DELETE_GLOBAL",
     "JUMP_FORWARD",
     "JUMP_BACKWARD",
     "JUMP_BACKWARD_NO_INTERRUPT",

@@ -1654,9 +1654,6 @@ impl<'a> Structurer<'a> {
         let end = reached.then_some(next).filter(|&e| {
             !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
         });
-        // (up to where the statement ends, or where the region it is in stops when control goes
-        // on only there: a try as the last statement of an `if` arm)
-        let stop = end.or_else(|| self.stops.last().copied().flatten());
         // the body
         self.active.push((h, h));
         self.try_body.push((h, None));
@@ -1666,6 +1663,16 @@ impl<'a> Structurer<'a> {
         self.try_depth.pop();
         self.active.pop();
         let body = body?;
+        // where the clauses stop: where the statement ends; else where the body leaves its range,
+        // when a clause goes there too (3.11+ lay the handlers out after the code, so the block
+        // after them says nothing); else where the region the statement is in stops (a try as
+        // the last statement of an `if` arm)
+        let follow = match (end, after) {
+            (None, Some(a)) => self.try_follow(a, h, cleanup),
+            _ => None,
+        };
+        let end = end.or(follow);
+        let stop = end.or_else(|| self.stops.last().copied().flatten());
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)
         self.active.push((h, cleanup));
         self.depth_offset += 1;

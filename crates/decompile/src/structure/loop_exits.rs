@@ -318,3 +318,20 @@ impl Structurer<'_> {
         }
     }
 }
+
+impl Structurer<'_> {
+    /// Where a try statement whose body leaves its range at block `a` goes on, when a clause of
+    /// its handler (blocks `h..cleanup`) goes to the same place: `a` past the blocks that only
+    /// jump (3.12+ copy a `continue`'s jump, a NOP of the line). `None` where no clause goes
+    /// there (then `a` may start an `else:`).
+    pub(super) fn try_follow(&self, a: usize, h: usize, cleanup: usize) -> Option<usize> {
+        let f = self.resolve_jumps(a);
+        let joins = (h..cleanup).any(|x| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .any(|e| e.kind != EdgeKind::Exception && self.resolve_jumps(e.to) == f)
+        });
+        joins.then_some(f)
+    }
+}

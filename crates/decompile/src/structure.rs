@@ -1128,6 +1128,10 @@ impl<'a> Structurer<'a> {
             // branch, but the arms' other ways still meet
             None => match self.arms_meet(b, fall, taken, lp) {
                 Some(m) => (Some(m), true),
+                // (an arm that goes on to where the enclosing region stops ends there)
+                None if self.stop_reached(b, fall, taken).is_some() => {
+                    (self.stop_reached(b, fall, taken), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 None => (Some(fall), false),
             },
@@ -1399,8 +1403,9 @@ impl<'a> Structurer<'a> {
                 let Some((ec, tc, fc, spans)) = self.test_block(c, &members, base, lp) else {
                     continue;
                 };
-                // (3.12+ copy a jump or an exit into each place that goes there)
-                let same = |x: usize, y: usize| self.same_place(x, y);
+                // (3.12+ copy the jump back to a `while` loop's header into each place that goes
+                // there: the parts of its bottom test)
+                let same = |x: usize, y: usize| self.same_place(x, y, lp);
                 let joined = if c == t && same(fc, f) {
                     Some((BoolOp::And, ec, tc, f))
                 } else if c == t && same(tc, f) {

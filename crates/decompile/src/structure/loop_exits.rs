@@ -153,11 +153,18 @@ pub(super) fn arms_leave(s: &Stmt) -> bool {
 }
 
 impl Structurer<'_> {
-    /// Do blocks `x` and `y` lead to the same place doing the same: the same block, blocks that
-    /// only jump to the same block (3.12+ copy a jump back to a loop's header into each place that
-    /// goes there), or copies of the same exit?
-    pub(super) fn same_place(&self, x: usize, y: usize) -> bool {
-        x == y || self.resolve_jumps(x) == self.resolve_jumps(y) || self.same_exit_copy(x, y)
+    /// Do blocks `x` and `y` lead to the same place, as parts of a condition in loop `lp`: the
+    /// same block, or (in a `while` built from a guard, whose bottom test repeats the guard's)
+    /// blocks that only jump back to its header. (Two `if c: continue` are no one condition
+    /// elsewhere: they compile to two jumps.)
+    pub(super) fn same_place(&self, x: usize, y: usize, lp: Option<&LoopCtx>) -> bool {
+        x == y
+            || lp.is_some_and(|c| {
+                let header = self.resolve_jumps(c.header);
+                c.cond.is_some()
+                    && self.resolve_jumps(x) == header
+                    && self.resolve_jumps(y) == header
+            })
     }
 }
 
@@ -333,5 +340,17 @@ impl Structurer<'_> {
                 .any(|e| e.kind != EdgeKind::Exception && self.resolve_jumps(e.to) == f)
         });
         joins.then_some(f)
+    }
+}
+
+impl Structurer<'_> {
+    /// Where the region the branch ending block `b` is in stops, when an arm (`fall`, `taken`)
+    /// gets there: the arms of an `if` whose other arm leaves (`return`) meet nowhere else, and
+    /// the one that goes on ends where the enclosing statement's arm does.
+    pub(super) fn stop_reached(&self, b: usize, fall: usize, taken: usize) -> Option<usize> {
+        let s = self.stops.iter().rev().flatten().next().copied()?;
+        let walls = [Some(b), Some(s)];
+        let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        (s > b && (reaches(fall) || reaches(taken))).then_some(s)
     }
 }

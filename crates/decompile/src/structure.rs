@@ -1673,7 +1673,7 @@ impl<'a> Structurer<'a> {
         // after them says nothing); else where the region the statement is in stops (a try as
         // the last statement of an `if` arm)
         let follow = match (end, after) {
-            (None, Some(a)) => self.try_follow(a, h, cleanup),
+            (None, Some(a)) => self.try_follow(a, h, cleanup, lp),
             _ => None,
         };
         let end = end.or(follow);

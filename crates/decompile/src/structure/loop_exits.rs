@@ -327,19 +327,44 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// Where a try statement whose body leaves its range at block `a` goes on, when a clause of
-    /// its handler (blocks `h..cleanup`) goes to the same place: `a` past the blocks that only
-    /// jump (3.12+ copy a `continue`'s jump, a NOP of the line). `None` where no clause goes
-    /// there (then `a` may start an `else:`).
-    pub(super) fn try_follow(&self, a: usize, h: usize, cleanup: usize) -> Option<usize> {
-        let f = self.resolve_jumps(a);
-        let joins = (h..cleanup).any(|x| {
-            self.cfg.blocks[x]
-                .succs
-                .iter()
-                .any(|e| e.kind != EdgeKind::Exception && self.resolve_jumps(e.to) == f)
-        });
-        joins.then_some(f)
+    /// Where a try statement whose body leaves its range at block `a` goes on, when the clauses
+    /// of its handler (blocks `h..cleanup`) all go on to one place (past blocks that only jump:
+    /// 3.12+ copy a `continue`'s jump, a NOP of the line) that `a` leads to: `a` itself, or the
+    /// end of an `else:` part that starts at `a`. `None` where they do not. (`break` and
+    /// `continue` of loop `lp` do not count.)
+    pub(super) fn try_follow(
+        &self,
+        a: usize,
+        h: usize,
+        cleanup: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        let mut targets: Vec<usize> = Vec::new();
+        for x in h..cleanup {
+            for e in &self.cfg.blocks[x].succs {
+                // (a clause's `break` / `continue` leaves the loop, not the statement)
+                let leaves =
+                    |t: usize| self.loop_edge(t, lp) || self.loop_edge(self.resolve_jumps(t), lp);
+                if e.kind != EdgeKind::Exception
+                    && !(h..=cleanup).contains(&e.to)
+                    && !targets.contains(&e.to)
+                    && !leaves(e.to)
+                {
+                    targets.push(e.to);
+                }
+            }
+        }
+        // (the block they jump to, where they all jump to one; else where they all lead)
+        let mut places: Vec<usize> = targets.iter().map(|&t| self.resolve_jumps(t)).collect();
+        places.dedup();
+        let f = match (&targets[..], &places[..]) {
+            ([t], _) => *t,
+            (_, [p]) if places.iter().all(|q| q == p) => *p,
+            _ => return None,
+        };
+        let ra = self.resolve_jumps(a);
+        let leads = ra == self.resolve_jumps(f) || (f > a && self.reach_within(a, &[Some(f)])[f]);
+        leads.then_some(f)
     }
 }
 

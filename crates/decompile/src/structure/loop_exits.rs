@@ -204,8 +204,10 @@ fn test_form(e: Expr, neg: bool) -> Expr {
 
 /// What 3.11+ may run after an except clause's POP_EXCEPT that does not need the exception gone:
 /// the unbinding of `as name`, loads and stores of names and constants, the stack moves of a
-/// `return` through a `for` loop (its iterator popped by `break` too), jumps, returns.
-const AFTER_POP_EXCEPT: [&str; 33] = [
+/// `return` through a `for` loop (its iterator popped by `break` too), jumps, returns, and the
+/// re-raise of a nested statement's cleanup block.
+const AFTER_POP_EXCEPT: [&str; 34] = [
+    "RERAISE",
     "NOP",
     "EXTENDED_ARG",
     "NOT_TAKEN",

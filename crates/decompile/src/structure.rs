@@ -13,9 +13,11 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod inline_comp;
+mod loop_exits;
 mod try_else;
 mod while_fold;
 pub use coroutine::{bare_returns, keep_generator};
+use loop_exits::arms_leave;
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
@@ -31,6 +33,8 @@ struct LoopCtx {
     exit: Option<usize>,
     /// `while T:` compiled as a guard before a bottom-tested loop: T.
     cond: Option<Expr>,
+    /// The guard's test block, where 3.11+ send `continue` (it tests T again): a `continue` too.
+    guard: Option<usize>,
 }
 
 /// A condition ending a block: where control goes when `test` is `jump_if` (`taken`) and when not
@@ -117,6 +121,10 @@ pub struct Structurer<'a> {
     /// Instructions to skip at the start of each block: a `match` case body starts where the
     /// pattern's code before it in the same block ends.
     resume: Vec<usize>,
+    /// The blocks the running regions stop at, innermost last.
+    stops: Vec<Option<usize>>,
+    /// The test block of the `while` guard whose loop is being tried next (`loop_exits.rs`).
+    guard_block: Option<usize>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -465,6 +473,8 @@ impl<'a> Structurer<'a> {
             try_end_stop: None,
             legacy,
             resume: vec![0; n],
+            stops: Vec::new(),
+            guard_block: None,
         }
     }
 
@@ -568,7 +578,8 @@ impl<'a> Structurer<'a> {
         };
         let leaves =
             Some(leave) == ctx.exit || ctx.exit.is_some_and(|e| self.same_exit_copy(leave, e));
-        back(stay) && leaves && stay_test == *cond
+        // (the same condition however its `not`s are spelt: `not (a and not b)` is `not a or b`)
+        back(stay) && leaves && loop_exits::same_test(&stay_test, cond)
     }
 
     /// Run block `b` from `stack`; its statements, how it ends, and the stack left.
@@ -739,7 +750,17 @@ impl<'a> Structurer<'a> {
             }
         }
         if std::mem::replace(&mut self.emitted[b], true) {
-            return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
+            let err = self.err("control flow this decompiler does not structure yet (a block would come out twice)");
+            // (where, and the block's first instruction, as other errors name theirs)
+            let first = self.cfg.blocks[b].instrs.first().copied();
+            let err = match self.instrs(b).first() {
+                Some(i) => err.op(i.op.name),
+                None => err,
+            };
+            return Err(match first.and_then(|i| self.code.offsets.get(i)) {
+                Some(&o) => err.at(o),
+                None => err,
+            });
         }
         let mut sim = Sim::new(self.code, stack);
         if let Some(base) = self.spill_base.take() {
@@ -893,7 +914,9 @@ impl<'a> Structurer<'a> {
         lp: Option<&LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
         self.nesting += 1;
+        self.stops.push(stop);
         let out = self.region_blocks(start, stop, base, carry, lp);
+        self.stops.pop();
         self.nesting -= 1;
         out
     }
@@ -1010,7 +1033,7 @@ impl<'a> Structurer<'a> {
                     out.push(Stmt::Break);
                     break;
                 }
-                if b == ctx.header && self.entering_header != Some(b) {
+                if b == ctx.header && self.entering_header != Some(b) || Some(b) == ctx.guard {
                     out.push(Stmt::Continue);
                     break;
                 }
@@ -1072,7 +1095,8 @@ impl<'a> Structurer<'a> {
                     None => break,
                 }
             }
-            if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
+            if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) && !self.guard_header(b)
+            {
                 let (stmts, next) = self.loop_stmt(b, stack, None)?;
                 out.extend(stmts);
                 match next.block {
@@ -1109,6 +1133,19 @@ impl<'a> Structurer<'a> {
                     }
                     None => break,
                 }
+            }
+            // 3.12+ `break` from an except clause: POP_EXCEPT, then a copy of the loop's exit
+            if let Some(k) = self.break_copy_at(b, lp) {
+                if std::mem::replace(&mut self.emitted[b], true) {
+                    return Err(self.err("a block would come out twice"));
+                }
+                let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..=k], stack)?;
+                if left.len() != base.len() {
+                    return Err(self.err("a break that leaves values on the stack"));
+                }
+                out.extend(stmts);
+                out.push(Stmt::Break);
+                break;
             }
             self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
@@ -1351,19 +1388,23 @@ impl<'a> Structurer<'a> {
         } else {
             (test, jump_if, fall, taken)
         };
-        // A bottom test repeating the `while` guard ends the body.
+        // A bottom test repeating the `while` guard ends the body: control goes back to the loop's
+        // test, which is a `continue` where it ends an arm (dropped where it ends the body).
         if lp.is_some_and(|ctx| self.is_bottom_test(ctx, taken, fall, &test, jump_if)) {
             if !kept.is_empty() {
                 return Err(self.err("a loop's bottom test with values kept on the stack"));
             }
             self.bottom_test_seen = true;
+            out.push(Stmt::Continue);
             return Ok(None);
         }
         // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
         if kept.is_empty() && self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
             let saved = (self.visits.clone(), self.emitted.clone());
             let enter = fall_test(test.clone(), jump_if);
+            self.guard_block = self.continue_guard(b, fall, base);
             let attempt = self.loop_stmt(fall, base.to_vec(), Some((enter, taken)));
+            self.guard_block = None;
             if let Ok((stmts, next)) = attempt {
                 out.extend(stmts);
                 return match next.block {
@@ -1375,12 +1416,18 @@ impl<'a> Structurer<'a> {
         }
         // Where both arms leave the code there is no join: the arm laid out first is the body and
         // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
-        let (merge, fall_first) = match self.ipdom[b] {
+        // (inside a loop, arms that leave by `continue` / `break` meet where the others do)
+        let local = lp.and_then(|ctx| self.loop_merge(b, fall, taken, ctx));
+        let (merge, fall_first) = match local.or(self.ipdom[b]) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
             // branch, but the arms' other ways still meet
             None => match self.arms_meet(b, fall, taken, lp) {
                 Some(m) => (Some(m), true),
+                // (an arm that goes on to where the enclosing region stops ends there)
+                None if self.stop_reached(b, fall, taken).is_some() => {
+                    (self.stop_reached(b, fall, taken), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 None => (Some(fall), false),
             },
@@ -1418,6 +1465,11 @@ impl<'a> Structurer<'a> {
                 body: or_pass(then),
                 orelse,
             });
+        }
+        // (an `if` whose every arm leaves the loop body ends it: a `break` or `continue` at the
+        // loop's exit or header after it would never run)
+        if merge.is_some_and(|m| self.loop_edge(m, lp)) && out.last().is_some_and(arms_leave) {
+            return Ok(None);
         }
         Ok(merge.map(|m| (m, carry)))
     }
@@ -1650,13 +1702,16 @@ impl<'a> Structurer<'a> {
                 let Some((ec, tc, fc, spans)) = self.test_block(c, &members, base, lp) else {
                     continue;
                 };
-                let joined = if c == t && fc == f {
+                // (3.12+ copy the jump back to a `while` loop's header into each place that goes
+                // there: the parts of its bottom test)
+                let same = |x: usize, y: usize| self.same_place(x, y, lp);
+                let joined = if c == t && same(fc, f) {
                     Some((BoolOp::And, ec, tc, f))
-                } else if c == t && tc == f {
+                } else if c == t && same(tc, f) {
                     Some((BoolOp::And, negate(ec), fc, f))
-                } else if c == f && tc == t {
+                } else if c == f && same(tc, t) {
                     Some((BoolOp::Or, ec, t, fc))
-                } else if c == f && fc == t {
+                } else if c == f && same(fc, t) {
                     Some((BoolOp::Or, negate(ec), t, tc))
                 } else {
                     None
@@ -1740,7 +1795,7 @@ impl<'a> Structurer<'a> {
     /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the
     /// enclosing loop's header or exit. Inside a try or with body it is a statement of the body.
     fn is_body_exit(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
-        if lp.is_some_and(|c| Some(b) == c.exit || b == c.header) {
+        if lp.is_some_and(|c| Some(b) == c.exit || b == c.header || Some(b) == c.guard) {
             return true;
         }
         let names: Vec<&str> = self
@@ -1754,9 +1809,9 @@ impl<'a> Structurer<'a> {
         }
         // an unconditional jump straight to the loop's header or exit
         matches!(names.as_slice(), [j] if j.starts_with("JUMP"))
-            && self
-                .succ(b, EdgeKind::Jump)
-                .is_some_and(|t| lp.is_some_and(|c| Some(t) == c.exit || t == c.header))
+            && self.succ(b, EdgeKind::Jump).is_some_and(|t| {
+                lp.is_some_and(|c| Some(t) == c.exit || t == c.header || Some(t) == c.guard)
+            })
     }
 
     /// `with` whose body starts at `start`; `left` ends with __exit__ and the `__enter__()` result.
@@ -1919,11 +1974,21 @@ impl<'a> Structurer<'a> {
         let mut body = body?;
         // (spill mode: what the body leaves for after the statement is computed inside it)
         let body_left = self.keep_in_temps(body_left, &mut body, spill)?;
+        // where the clauses stop: where the statement ends; else where the body leaves its range,
+        // when a clause goes there too (3.11+ lay the handlers out after the code, so the block
+        // after them says nothing); else where the region the statement is in stops (a try as
+        // the last statement of an `if` arm)
+        let follow = match (end, after) {
+            (None, Some(a)) => self.try_follow(a, h, cleanup, lp),
+            _ => None,
+        };
+        let end = end.or(follow);
+        let stop = end.or_else(|| self.stops.last().copied().flatten());
         // the handler, with the exception on the stack (and the saved one off the symbolic stack)
         self.active.push((h, cleanup));
         self.depth_offset += 1;
         self.saved_exc.push(base.len());
-        let handlers = self.handler_clauses(h, cleanup, end, base, lp);
+        let handlers = self.handler_clauses(h, cleanup, stop, base, lp);
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
@@ -1931,10 +1996,11 @@ impl<'a> Structurer<'a> {
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, end) = match after {
-            Some(a) if Some(a) != end => {
-                let r = self.else_region(a, end, base, body_left, lp)?;
+            Some(a) if Some(a) != stop => {
+                let (r, found) = self.else_region(a, stop, base, body_left, lp)?;
                 self.try_out_carry = self.stop_carry.take().unwrap_or_default();
-                r
+                // (where the else part leaves an enclosing try's body, the statement ends there)
+                (r, if found != stop { found } else { end })
             }
             _ => {
                 self.try_out_carry = body_left;
@@ -2043,6 +2109,9 @@ impl<'a> Structurer<'a> {
                 except_exit::put_back(&mut fin, t);
             }
             return Ok((Vec::new(), Some(or_pass(fin)), Vec::new()));
+        }
+        if self.code_after_pop_except(h, cleanup, lp) {
+            return Err(self.err("code after a try statement copied into an except clause"));
         }
         let mut clauses = Vec::new();
         // code after the statement the compiler copied into clauses, after their POP_EXCEPT
@@ -2198,12 +2267,13 @@ impl<'a> Structurer<'a> {
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
-            None => (None, exits.first().copied()),
+            None => (None, self.main_exit(&exits)),
         };
         let ctx = LoopCtx {
             header,
             exit,
             cond: cond.clone(),
+            guard: self.guard_block.take().filter(|_| cond.is_some()),
         };
         self.bottom_test_seen = false;
         let mut stmts = self.loop_body(header, &stack, &ctx)?;
@@ -2269,6 +2339,7 @@ impl<'a> Structurer<'a> {
             header,
             exit: brk,
             cond: None,
+            guard: None,
         };
         self.visits[header] += 1;
         // The body's first block starts with the item pushed over the iterator.

@@ -307,6 +307,7 @@ impl Structurer<'_> {
             header,
             exit: if alone { after_end } else { None },
             cond: None,
+            guard: None,
         };
         self.active.push((end, end));
         // (the header is the body's first block, not a `continue`)

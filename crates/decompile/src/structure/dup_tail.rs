@@ -16,7 +16,11 @@ type Ran = (Vec<Stmt>, Option<Exit>, Vec<Val>);
 
 impl Structurer<'_> {
     /// Run `instrs` from `stack`: the statements, the exit of the last instruction and the stack.
-    fn run_instrs(&self, instrs: &[&Instr], stack: Vec<Val>) -> Result<Ran, DecompileError> {
+    pub(super) fn run_instrs(
+        &self,
+        instrs: &[&Instr],
+        stack: Vec<Val>,
+    ) -> Result<Ran, DecompileError> {
         let mut sim = Sim::new(self.code, stack);
         let mut exit = None;
         for (k, ins) in instrs.iter().enumerate() {

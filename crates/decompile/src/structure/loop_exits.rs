@@ -1,0 +1,383 @@
+//! `if` statements inside loops whose arms leave by `continue` or `break`.
+//!
+//! A jump to the loop's header (`continue`) or to its exit (`break`) leaves the `if` as a `return`
+//! does: the other arms may still meet after the statement. The post-dominators of the whole graph
+//! do not show that meeting point (every path goes on to the header), and the arms would each run
+//! the code after the `if` up to the header: the same blocks twice.
+
+use super::{LoopCtx, Structurer};
+use crate::ast::{BoolOp, Expr, Stmt, UnaryOp};
+use crate::exprs::Val;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// The block where the arms (`fall`, `taken`) of the branch ending block `b` meet inside the
+    /// loop `lp`, when the whole graph's merge is not inside the loop body (it is the header, the
+    /// exit, or beyond): the first block both arms reach without passing the header or the exit,
+    /// laid out after both arms' first blocks (where a compiler puts the code after an `if`), which
+    /// every path of the arms that goes on inside the loop passes. `None` where the arms do not meet
+    /// again inside the loop.
+    pub(super) fn loop_merge(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: &LoopCtx,
+    ) -> Option<usize> {
+        let body = &self.loop_at(lp.header)?.body;
+        let inside = |x: usize| x != lp.header && Some(x) != lp.exit && body.contains(&x);
+        if self.ipdom[b].is_some_and(inside) {
+            return None;
+        }
+        // where both arms go on, or else where the enclosing region stops (an arm that does not get
+        // there leaves: `if c: x = 1  else: continue` in an arm of an outer `if`)
+        let stop = self.stops.iter().rev().flatten().next().copied();
+        [self.arms_meet(b, fall, taken, Some(lp)), stop]
+            .into_iter()
+            .flatten()
+            .find(|&m| self.merges_at(m, b, fall, taken, lp, &inside))
+    }
+
+    /// Is `m` a block where the arms of `b`'s branch meet in loop `lp`: after both arms' first
+    /// blocks, reached from one of them, and no path of an arm goes around it into the code after it?
+    fn merges_at(
+        &self,
+        m: usize,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: &LoopCtx,
+        inside: &dyn Fn(usize) -> bool,
+    ) -> bool {
+        if !inside(m) || m <= fall || m <= taken {
+            return false;
+        }
+        let walls = [Some(b), Some(lp.header), lp.exit, Some(m)];
+        let after = self.reach_within(m, &[Some(lp.header), lp.exit, Some(b)]);
+        let (rf, rt) = (
+            self.reach_within(fall, &walls),
+            self.reach_within(taken, &walls),
+        );
+        let around = |r: &[bool]| {
+            r.iter()
+                .zip(&after)
+                .enumerate()
+                .any(|(x, (r, a))| *r && *a && x != m && inside(x))
+        };
+        (rf[m] || rt[m]) && !around(&rf) && !around(&rt)
+    }
+
+    /// The blocks reached from `start` by normal edges without going past any of `walls` (a wall
+    /// reached is marked, not gone through; `start` itself is gone through).
+    fn reach_within(&self, start: usize, walls: &[Option<usize>]) -> Vec<bool> {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo = vec![start];
+        while let Some(x) = todo.pop() {
+            if seen[x] {
+                continue;
+            }
+            seen[x] = true;
+            if x != start && walls.contains(&Some(x)) {
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// `while T:` compiled as a guard (`if T:` before a loop that tests T again at its bottom): 3.11+
+/// compile `continue` in its body as a jump back to the guard's test, which tests T again as the
+/// bottom test would. The guard's block is then a loop header of its own, of a loop made only of
+/// those jumps.
+impl Structurer<'_> {
+    /// The block of the guard ending in block `b` that a `continue` of the loop at `header` may
+    /// jump to: `b` when it is a loop header with back edges only from that loop's body and makes
+    /// no statement before its test (from `base`).
+    pub(super) fn continue_guard(&self, b: usize, header: usize, base: &[Val]) -> Option<usize> {
+        if !self.guard_header(b) || self.succ(b, EdgeKind::Fall) != Some(header) {
+            return None;
+        }
+        let (stmts, _, _) = self.run_instrs(&self.instrs(b), base.to_vec()).ok()?;
+        stmts.is_empty().then_some(b)
+    }
+
+    /// Is block `b` a loop header only because it is such a guard: it branches into another loop
+    /// (at its fall-through) from whose header every jump back to `b` is reached without passing
+    /// `b`? Then the `while` is built from the guard, not a `while True:` around it.
+    pub(super) fn guard_header(&self, b: usize) -> bool {
+        let Some(own) = self.loop_at(b) else {
+            return false;
+        };
+        let ends_in_branch = self.succ(b, EdgeKind::Jump).is_some()
+            && self.instrs(b).last().is_some_and(|i| {
+                i.op.flow == framejit_bytecode::opcode::Flow::Branch && i.op.name.contains("_IF_")
+            });
+        let Some(fall) = self.succ(b, EdgeKind::Fall) else {
+            return false;
+        };
+        if fall == b || !ends_in_branch || self.loop_at(fall).is_none() {
+            return false;
+        }
+        let from_inner = self.reach_within(fall, &[Some(b)]);
+        own.latches.iter().all(|&l| l != b && from_inner[l])
+    }
+}
+
+impl Structurer<'_> {
+    /// Is block `m` where a jump of the loop `lp` is a `break` or `continue` (its exit, its
+    /// header, its guard's test)?
+    pub(super) fn loop_edge(&self, m: usize, lp: Option<&LoopCtx>) -> bool {
+        lp.is_some_and(|c| Some(m) == c.exit || m == c.header || Some(m) == c.guard)
+    }
+}
+
+/// Does every arm of the `if` statement `s` end by leaving (`continue`, `break`, `return`,
+/// `raise`), so that control never reaches the statement after it?
+pub(super) fn arms_leave(s: &Stmt) -> bool {
+    let leaves = |arm: &[Stmt]| {
+        matches!(
+            arm.last(),
+            Some(Stmt::Continue | Stmt::Break | Stmt::Return { .. } | Stmt::Raise { .. })
+        )
+    };
+    match s {
+        Stmt::If { body, orelse, .. } => leaves(body) && leaves(orelse),
+        _ => false,
+    }
+}
+
+impl Structurer<'_> {
+    /// Do blocks `x` and `y` lead to the same place, as parts of a condition in loop `lp`: the
+    /// same block, or (in a `while` built from a guard, whose bottom test repeats the guard's)
+    /// blocks that only jump back to its header. (Two `if c: continue` are no one condition
+    /// elsewhere: they compile to two jumps.)
+    pub(super) fn same_place(&self, x: usize, y: usize, lp: Option<&LoopCtx>) -> bool {
+        x == y
+            || lp.is_some_and(|c| {
+                let header = self.resolve_jumps(c.header);
+                c.cond.is_some()
+                    && self.resolve_jumps(x) == header
+                    && self.resolve_jumps(y) == header
+            })
+    }
+}
+
+/// Are `a` and `b` the same condition (the same tests, evaluated in the same order, true
+/// together), once negations are pushed down to the tests (`not (x and y)` is `not x or not y`
+/// as a condition: the same operands run in the same order)?
+pub(super) fn same_test(a: &Expr, b: &Expr) -> bool {
+    a == b || test_form(a.clone(), false) == test_form(b.clone(), false)
+}
+
+/// `e` (negated when `neg`) with every `not` moved down to the tests it applies to.
+fn test_form(e: Expr, neg: bool) -> Expr {
+    match e {
+        Expr::UnaryOp {
+            op: UnaryOp::Not,
+            operand,
+        } => test_form(*operand, !neg),
+        Expr::BoolOp { op, values } => {
+            let op = match (op, neg) {
+                (BoolOp::And, true) => BoolOp::Or,
+                (BoolOp::Or, true) => BoolOp::And,
+                (op, false) => op,
+            };
+            let mut flat = Vec::new();
+            for v in values {
+                match test_form(v, neg) {
+                    Expr::BoolOp { op: inner, values } if inner == op => flat.extend(values),
+                    other => flat.push(other),
+                }
+            }
+            Expr::BoolOp { op, values: flat }
+        }
+        other if neg => super::negate(other),
+        other => other,
+    }
+}
+
+/// What 3.11+ may run after an except clause's POP_EXCEPT that does not need the exception gone:
+/// the unbinding of `as name`, loads and stores of names and constants, the stack moves of a
+/// `return` through a `for` loop (its iterator popped by `break` too), jumps, returns, and the
+/// re-raise of a nested statement's cleanup block.
+const AFTER_POP_EXCEPT: [&str; 34] = [
+    "RERAISE",
+    "NOP",
+    "EXTENDED_ARG",
+    "NOT_TAKEN",
+    "CACHE",
+    "POP_TOP",
+    "POP_ITER",
+    "SWAP",
+    "COPY",
+    "LOAD_CONST",
+    "LOAD_SMALL_INT",
+    "LOAD_FAST",
+    "LOAD_FAST_CHECK",
+    "LOAD_FAST_BORROW",
+    "LOAD_FAST_LOAD_FAST",
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW",
+    "LOAD_DEREF",
+    "LOAD_GLOBAL",
+    "LOAD_NAME",
+    "RETURN_CONST",
+    "RETURN_VALUE",
+    "STORE_FAST",
+    "DELETE_FAST",
+    "STORE_NAME",
+    "DELETE_NAME",
+    "STORE_DEREF",
+    "DELETE_DEREF",
+    "STORE_GLOBAL",
+    "DELETE_GLOBAL",
+    "JUMP_FORWARD",
+    "JUMP_BACKWARD",
+    "JUMP_BACKWARD_NO_INTERRUPT",
+    "JUMP",
+    "JUMP_NO_INTERRUPT",
+];
+
+impl Structurer<'_> {
+    /// The index of block `b`'s POP_EXCEPT after which the block is a copy of the exit of loop
+    /// `lp` (3.12+ copy a small loop exit into a `break` from an except clause): the clause ends
+    /// there by `break`.
+    pub(super) fn break_copy_at(&self, b: usize, lp: Option<&LoopCtx>) -> Option<usize> {
+        let exit = lp?.exit?;
+        let leaves = self.cfg.blocks[exit]
+            .succs
+            .iter()
+            .all(|e| e.kind == EdgeKind::Exception);
+        let ins = self.instrs(b);
+        let k = ins.iter().position(|i| i.op.name == "POP_EXCEPT")?;
+        if !leaves || k + 1 >= ins.len() {
+            return None;
+        }
+        if self.copy_of_block(b, k + 1, exit) {
+            return Some(k);
+        }
+        // a `for` loop's: the break pops the iterator, the exit starts with the pops that end
+        // the loop (END_FOR, 3.13 POP_TOP, 3.14 POP_ITER) before the code after the loop
+        let xi = self.instrs(exit);
+        let pops = xi
+            .iter()
+            .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
+            .count();
+        let tail = &ins[k + 1..];
+        let same = |x: &&framejit_bytecode::Instr, y: &&framejit_bytecode::Instr| {
+            x.op.name == y.op.name && x.arg == y.arg
+        };
+        let copied = pops > 0
+            && matches!(tail.first(), Some(i) if matches!(i.op.name, "POP_TOP" | "POP_ITER"))
+            && tail.len() - 1 == xi.len() - pops
+            && tail[1..].iter().zip(&xi[pops..]).all(|(x, y)| same(x, y))
+            && self.cfg.blocks[b]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception);
+        copied.then_some(k)
+    }
+
+    /// Blocks `h..cleanup` of an except statement whose clauses run code after their POP_EXCEPT
+    /// other than leaving (the compiler's copy of the code after the statement, or of a loop's
+    /// exit for a `break`, not recognised as such): that code would come out inside the clause,
+    /// where it runs with the exception still being handled (`__context__`, `sys.exc_info()`).
+    pub(super) fn code_after_pop_except(
+        &self,
+        h: usize,
+        cleanup: usize,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        (h..cleanup).any(|x| {
+            let ins = self.instrs(x);
+            let Some(k) = ins.iter().position(|i| i.op.name == "POP_EXCEPT") else {
+                return false;
+            };
+            let plain = ins[k + 1..].iter().all(|i| {
+                matches!(i.op.name, "NOP" | "EXTENDED_ARG") || AFTER_POP_EXCEPT.contains(&i.op.name)
+            });
+            !plain && self.break_copy_at(x, lp).is_none()
+        })
+    }
+}
+
+impl Structurer<'_> {
+    /// Of the blocks control leaves a loop to (`exits`, in code order), where `break` goes: the
+    /// place most of them lead to past blocks that only jump (3.12+ copy the jump to the loop's
+    /// exit into each `break`, and a block that only leaves, a `raise` in the body, is outside
+    /// the natural loop too); the first in code order among equals.
+    pub(super) fn main_exit(&self, exits: &[usize]) -> Option<usize> {
+        let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
+        let count = |p: usize| places.iter().filter(|&&q| q == p).count();
+        let mut best: Option<usize> = None;
+        for &p in &places {
+            if best.is_none_or(|b| count(p) > count(b)) {
+                best = Some(p);
+            }
+        }
+        // (one exit, or none most go to: the first, as it is)
+        match best {
+            Some(b) if count(b) > 1 => Some(b),
+            _ => exits.first().copied(),
+        }
+    }
+}
+
+impl Structurer<'_> {
+    /// Where a try statement whose body leaves its range at block `a` goes on, when the clauses
+    /// of its handler (blocks `h..cleanup`) all go on to one place (past blocks that only jump:
+    /// 3.12+ copy a `continue`'s jump, a NOP of the line) that `a` leads to: `a` itself, or the
+    /// end of an `else:` part that starts at `a`. `None` where they do not. (`break` and
+    /// `continue` of loop `lp` do not count.)
+    pub(super) fn try_follow(
+        &self,
+        a: usize,
+        h: usize,
+        cleanup: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        let mut targets: Vec<usize> = Vec::new();
+        for x in h..cleanup {
+            for e in &self.cfg.blocks[x].succs {
+                // (a clause's `break` / `continue` leaves the loop, not the statement)
+                let leaves =
+                    |t: usize| self.loop_edge(t, lp) || self.loop_edge(self.resolve_jumps(t), lp);
+                if e.kind != EdgeKind::Exception
+                    && !(h..=cleanup).contains(&e.to)
+                    && !targets.contains(&e.to)
+                    && !leaves(e.to)
+                {
+                    targets.push(e.to);
+                }
+            }
+        }
+        // (the block they jump to, where they all jump to one; else where they all lead)
+        let mut places: Vec<usize> = targets.iter().map(|&t| self.resolve_jumps(t)).collect();
+        places.dedup();
+        let f = match (&targets[..], &places[..]) {
+            ([t], _) => *t,
+            (_, [p]) if places.iter().all(|q| q == p) => *p,
+            _ => return None,
+        };
+        let ra = self.resolve_jumps(a);
+        let leads = ra == self.resolve_jumps(f) || (f > a && self.reach_within(a, &[Some(f)])[f]);
+        leads.then_some(f)
+    }
+}
+
+impl Structurer<'_> {
+    /// Where the region the branch ending block `b` is in stops, when an arm (`fall`, `taken`)
+    /// gets there: the arms of an `if` whose other arm leaves (`return`) meet nowhere else, and
+    /// the one that goes on ends where the enclosing statement's arm does.
+    pub(super) fn stop_reached(&self, b: usize, fall: usize, taken: usize) -> Option<usize> {
+        let s = self.stops.iter().rev().flatten().next().copied()?;
+        let walls = [Some(b), Some(s)];
+        let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        (s > b && (reaches(fall) || reaches(taken))).then_some(s)
+    }
+}

@@ -1054,12 +1054,17 @@ impl<'a> Sim<'a> {
             let exit = self.step_one(ins)?;
             // a computation waiting on the stack would be lost (a return or raise) or run after
             // an expression statement computed later: the second attempt gives it a temporary
+            // (a value computed before a try or with body's range ended and returned after the
+            // cleanup, a finally body's copy or the exit call, is the compiler's: it was computed
+            // in an earlier block, which the range's end split off)
             let left_behind = match (&exit, ins.op.name) {
-                (Some(Exit::Exit), _) => true,
-                (None, "POP_TOP") => matches!(popped, Some(Val::Expr(e)) if spill::costs(&e)),
-                _ => false,
+                (Some(Exit::Exit), _) => Some(false),
+                (None, "POP_TOP") => {
+                    matches!(popped, Some(Val::Expr(e)) if spill::costs(&e)).then_some(true)
+                }
+                _ => None,
             };
-            if left_behind && self.pending_work() {
+            if left_behind.is_some_and(|this_block| self.pending_work(this_block)) {
                 return Err(self.err(
                     ins,
                     "a value computed earlier waits on the stack past a statement",

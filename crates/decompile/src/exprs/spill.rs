@@ -240,10 +240,16 @@ pub(super) fn costs(e: &Expr) -> bool {
 }
 
 impl Sim<'_> {
-    /// Is a computation of this statement's own (above the structurer's base) still waiting on the
-    /// stack? (A copy that a chained assignment will use is not waiting.)
-    pub(super) fn pending_work(&self) -> bool {
-        let lo = self.spill_floor.min(self.stack.len());
+    /// Is a computation of this statement's own (above the structurer's base; with `this_block`,
+    /// one computed in this block) still waiting on the stack? (A copy that a chained assignment
+    /// will use is not waiting.)
+    pub(super) fn pending_work(&self, this_block: bool) -> bool {
+        let lo = if this_block {
+            self.spill_floor.max(self.entry_len)
+        } else {
+            self.spill_floor
+        };
+        let lo = lo.min(self.stack.len());
         self.stack[lo..].iter().any(|v| match v {
             Val::Expr(e) => costs(e) && !self.impure_copies.contains(e),
             Val::Function(_) | Val::Class(_) => true,

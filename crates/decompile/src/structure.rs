@@ -2110,9 +2110,6 @@ impl<'a> Structurer<'a> {
             }
             return Ok((Vec::new(), Some(or_pass(fin)), Vec::new()));
         }
-        if self.code_after_pop_except(h, cleanup, lp) {
-            return Err(self.err("code after a try statement copied into an except clause"));
-        }
         let mut clauses = Vec::new();
         // code after the statement the compiler copied into clauses, after their POP_EXCEPT
         let mut tails = Vec::new();

@@ -202,47 +202,6 @@ fn test_form(e: Expr, neg: bool) -> Expr {
     }
 }
 
-/// What 3.11+ may run after an except clause's POP_EXCEPT that does not need the exception gone:
-/// the unbinding of `as name`, loads and stores of names and constants, the stack moves of a
-/// `return` through a `for` loop (its iterator popped by `break` too), jumps, returns, and the
-/// re-raise of a nested statement's cleanup block.
-const AFTER_POP_EXCEPT: [&str; 34] = [
-    "RERAISE",
-    "NOP",
-    "EXTENDED_ARG",
-    "NOT_TAKEN",
-    "CACHE",
-    "POP_TOP",
-    "POP_ITER",
-    "SWAP",
-    "COPY",
-    "LOAD_CONST",
-    "LOAD_SMALL_INT",
-    "LOAD_FAST",
-    "LOAD_FAST_CHECK",
-    "LOAD_FAST_BORROW",
-    "LOAD_FAST_LOAD_FAST",
-    "LOAD_FAST_BORROW_LOAD_FAST_BORROW",
-    "LOAD_DEREF",
-    "LOAD_GLOBAL",
-    "LOAD_NAME",
-    "RETURN_CONST",
-    "RETURN_VALUE",
-    "STORE_FAST",
-    "DELETE_FAST",
-    "STORE_NAME",
-    "DELETE_NAME",
-    "STORE_DEREF",
-    "DELETE_DEREF",
-    "STORE_GLOBAL",
-    "DELETE_GLOBAL",
-    "JUMP_FORWARD",
-    "JUMP_BACKWARD",
-    "JUMP_BACKWARD_NO_INTERRUPT",
-    "JUMP",
-    "JUMP_NO_INTERRUPT",
-];
-
 impl Structurer<'_> {
     /// The index of block `b`'s POP_EXCEPT after which the block is a copy of the exit of loop
     /// `lp` (3.12+ copy a small loop exit into a `break` from an except clause): the clause ends
@@ -281,28 +240,6 @@ impl Structurer<'_> {
                 .iter()
                 .all(|e| e.kind == EdgeKind::Exception);
         copied.then_some(k)
-    }
-
-    /// Blocks `h..cleanup` of an except statement whose clauses run code after their POP_EXCEPT
-    /// other than leaving (the compiler's copy of the code after the statement, or of a loop's
-    /// exit for a `break`, not recognised as such): that code would come out inside the clause,
-    /// where it runs with the exception still being handled (`__context__`, `sys.exc_info()`).
-    pub(super) fn code_after_pop_except(
-        &self,
-        h: usize,
-        cleanup: usize,
-        lp: Option<&LoopCtx>,
-    ) -> bool {
-        (h..cleanup).any(|x| {
-            let ins = self.instrs(x);
-            let Some(k) = ins.iter().position(|i| i.op.name == "POP_EXCEPT") else {
-                return false;
-            };
-            let plain = ins[k + 1..].iter().all(|i| {
-                matches!(i.op.name, "NOP" | "EXTENDED_ARG") || AFTER_POP_EXCEPT.contains(&i.op.name)
-            });
-            !plain && self.break_copy_at(x, lp).is_none()
-        })
     }
 }
 

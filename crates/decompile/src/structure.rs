@@ -1008,13 +1008,7 @@ impl<'a> Structurer<'a> {
                     if kept {
                         let mut stack = base.to_vec();
                         stack.append(&mut carry);
-                        let mut sim = crate::exprs::Sim::new(self.code, stack);
-                        sim.spill_floor = base.len();
-                        if !sim.spill_from(0) {
-                            return Err(self.err("a value being built kept across a try statement"));
-                        }
-                        out.append(&mut sim.out);
-                        self.try_carry = self.above(&sim.stack, base)?;
+                        self.try_carry = self.spill_kept(base, stack, &mut out)?;
                     }
                     let (stmts, next) = self.try_stmt(b, h, base, lp)?;
                     out.extend(stmts);

@@ -25,21 +25,34 @@ impl Structurer<'_> {
         left: Vec<Val>,
         out: &mut Vec<Stmt>,
     ) -> Result<Option<(usize, Vec<Val>)>, DecompileError> {
-        if left.len() < base.len() {
-            return Err(self.err("a branch pops below its statement"));
-        }
-        let mut sim = Sim::new(self.code, left);
-        sim.spill_floor = base.len();
-        if !sim.spill_from(0) {
-            return Err(self.err("a value being built stays on the stack across a branch"));
-        }
-        out.append(&mut sim.out);
         // the arms start with the kept values over the statement's base: generated code passes
         // them on (a resume function's arguments) or pops them
-        self.arms_carry = sim.stack[base.len()..].to_vec();
+        self.arms_carry = self.spill_kept(base, left, out)?;
         let next = self.branch_stmt(b, base, lp, test, jump_if, out);
         self.arms_carry.clear();
         next
+    }
+
+    /// The values of `stack` above `base`, kept across a statement (a branch, a try) that
+    /// generated code runs with them waiting: each that is not a constant or a name the code never
+    /// rebinds evaluated into a temporary (appended to `out`) in stack order; what stays above
+    /// `base`, to start the statement's parts with.
+    pub(super) fn spill_kept(
+        &self,
+        base: &[Val],
+        stack: Vec<Val>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Val>, DecompileError> {
+        if stack.len() < base.len() {
+            return Err(self.err("a statement pops below its base"));
+        }
+        let mut sim = Sim::new(self.code, stack);
+        sim.spill_floor = base.len();
+        if !sim.spill_from(0) {
+            return Err(self.err("a value being built stays on the stack across a statement"));
+        }
+        out.append(&mut sim.out);
+        Ok(sim.stack[base.len()..].to_vec())
     }
 
     /// The values an `if`'s arms leave on the stack where they meet (`None`: the arm does not get

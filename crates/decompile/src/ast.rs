@@ -565,6 +565,40 @@ pub enum Expr {
     },
 }
 
+impl Stmt {
+    /// The statement lists directly inside this statement (the bodies of a compound statement;
+    /// not those of a nested function or class, which are scopes of their own).
+    pub fn bodies_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        match self {
+            Stmt::If { body, orelse, .. }
+            | Stmt::For { body, orelse, .. }
+            | Stmt::AsyncFor { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => vec![body, orelse],
+            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => vec![body],
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                let mut out = vec![body];
+                out.extend(handlers.iter_mut().map(|h| &mut h.body));
+                out.push(orelse);
+                out.push(finalbody);
+                out
+            }
+            Stmt::Match { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl Expr {
     /// A `Load` name.
     pub fn name(id: &str) -> Expr {

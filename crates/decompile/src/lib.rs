@@ -240,44 +240,9 @@ fn sets_up_annotations(code: &CodeInput) -> bool {
 /// `x = v; __annotations__['x'] = T`, and `x: T` to the second statement alone; inside compound
 /// statements too (where nothing else is left to make the body set up `__annotations__`).
 fn fold_annotations(body: &mut Vec<ast::Stmt>, future: bool) {
-    use ast::Stmt;
     for s in body.iter_mut() {
-        match s {
-            Stmt::If { body, orelse, .. }
-            | Stmt::For { body, orelse, .. }
-            | Stmt::AsyncFor { body, orelse, .. }
-            | Stmt::While { body, orelse, .. } => {
-                fold_annotations(body, future);
-                fold_annotations(orelse, future);
-            }
-            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => {
-                fold_annotations(body, future)
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            }
-            | Stmt::TryStar {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            } => {
-                fold_annotations(body, future);
-                fold_annotations(orelse, future);
-                fold_annotations(finalbody, future);
-                for h in handlers {
-                    fold_annotations(&mut h.body, future);
-                }
-            }
-            Stmt::Match { cases, .. } => {
-                for c in cases {
-                    fold_annotations(&mut c.body, future);
-                }
-            }
-            _ => {}
+        for b in s.bodies_mut() {
+            fold_annotations(b, future);
         }
     }
     fold_annotations_here(body, future);

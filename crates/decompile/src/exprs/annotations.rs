@@ -343,9 +343,9 @@ pub fn fold(body: &mut Vec<Stmt>) -> Result<(), String> {
             continue;
         }
         let mut found = Vec::new();
-        for_each_body(&mut body[t], &mut |b| {
-            replace_marks(b, &entries, &mut found)
-        })?;
+        for b in body[t].bodies_mut() {
+            replace_marks(b, &entries, &mut found)?;
+        }
         top_of.extend(found.into_iter().map(|i| (i, t)));
         t += 1;
     }
@@ -479,51 +479,10 @@ fn replace_marks(
             k = at + 1;
             continue;
         }
-        for_each_body(&mut stmts[k], &mut |b| replace_marks(b, entries, found))?;
+        for b in stmts[k].bodies_mut() {
+            replace_marks(b, entries, found)?;
+        }
         k += 1;
     }
     Ok(())
-}
-
-/// Apply `f` to each statement list directly inside `s` (the bodies of compound statements).
-fn for_each_body(
-    s: &mut Stmt,
-    f: &mut dyn FnMut(&mut Vec<Stmt>) -> Result<(), String>,
-) -> Result<(), String> {
-    match s {
-        Stmt::If { body, orelse, .. }
-        | Stmt::For { body, orelse, .. }
-        | Stmt::AsyncFor { body, orelse, .. }
-        | Stmt::While { body, orelse, .. } => {
-            f(body)?;
-            f(orelse)
-        }
-        Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => f(body),
-        Stmt::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        }
-        | Stmt::TryStar {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        } => {
-            f(body)?;
-            for h in handlers {
-                f(&mut h.body)?;
-            }
-            f(orelse)?;
-            f(finalbody)
-        }
-        Stmt::Match { cases, .. } => {
-            for c in cases {
-                f(&mut c.body)?;
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
 }

@@ -357,47 +357,18 @@ impl Structurer<'_> {
 /// An async generator cannot `return` a value, not even `None`: its returns are bare.
 pub fn bare_returns(body: &mut [Stmt]) {
     for s in body.iter_mut() {
-        match s {
-            Stmt::Return {
-                value:
-                    value @ Some(Expr::Constant {
-                        value: Constant::None,
-                        ..
-                    }),
-            } => *value = None,
-            Stmt::For { body, orelse, .. }
-            | Stmt::AsyncFor { body, orelse, .. }
-            | Stmt::While { body, orelse, .. }
-            | Stmt::If { body, orelse, .. } => {
-                bare_returns(body);
-                bare_returns(orelse);
-            }
-            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => bare_returns(body),
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            }
-            | Stmt::TryStar {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            } => {
-                bare_returns(body);
-                bare_returns(orelse);
-                bare_returns(finalbody);
-                for h in handlers {
-                    bare_returns(&mut h.body);
-                }
-            }
-            Stmt::Match { cases, .. } => {
-                for c in cases {
-                    bare_returns(&mut c.body);
-                }
-            }
-            _ => {}
+        if let Stmt::Return {
+            value:
+                value @ Some(Expr::Constant {
+                    value: Constant::None,
+                    ..
+                }),
+        } = s
+        {
+            *value = None;
+        }
+        for b in s.bodies_mut() {
+            bare_returns(b);
         }
     }
 }

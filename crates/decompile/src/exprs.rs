@@ -1060,7 +1060,8 @@ impl<'a> Sim<'a> {
             let left_behind = match (&exit, ins.op.name) {
                 (Some(Exit::Exit), _) => Some(false),
                 (None, "POP_TOP") => {
-                    matches!(popped, Some(Val::Expr(e)) if spill::costs(&e)).then_some(true)
+                    matches!(popped, Some(Val::Expr(e)) if spill::costs(&e, self.code.version))
+                        .then_some(true)
                 }
                 _ => None,
             };

@@ -59,7 +59,7 @@ impl Sim<'_> {
         match e {
             Expr::Constant { .. } => false,
             Expr::Name { id, .. } => !id.starts_with('\u{0}') && self.rebinds(id),
-            other => !crate::printer::print_expr(other, self.code.version).contains('\u{0}'),
+            other => costs(other, self.code.version),
         }
     }
 
@@ -228,13 +228,12 @@ impl Sim<'_> {
 
 /// Does evaluating `e` do work whose place in the order matters (not a name, a constant, a cell,
 /// nor one of the decompiler's markers)?
-pub(super) fn costs(e: &Expr) -> bool {
+pub(super) fn costs(e: &Expr, version: framejit_bytecode::PyVersion) -> bool {
     match e {
         Expr::Name { .. } | Expr::Constant { .. } => false,
         other => {
             cell_name(other).is_none()
-                && !crate::printer::print_expr(other, framejit_bytecode::PyVersion::V3_11)
-                    .contains('\u{0}')
+                && !crate::printer::print_expr(other, version).contains('\u{0}')
         }
     }
 }
@@ -251,7 +250,7 @@ impl Sim<'_> {
         };
         let lo = lo.min(self.stack.len());
         self.stack[lo..].iter().any(|v| match v {
-            Val::Expr(e) => costs(e) && !self.impure_copies.contains(e),
+            Val::Expr(e) => costs(e, self.code.version) && !self.impure_copies.contains(e),
             Val::Function(_) | Val::Class(_) => true,
             _ => false,
         })

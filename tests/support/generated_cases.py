@@ -312,6 +312,60 @@ CASES["pop_top_over_a_call"] = (
 )
 
 
+# In-place operators whose result is not stored back into their left operand. `a + b` in their place
+# would not call `__iadd__`: for lists, the operand would stay unchanged. They must be refused
+# (or come out with the in-place call kept); `a + b` is a silent difference.
+CASES["inplace_stored_elsewhere"] = (
+    t2,
+    [
+        ("RESUME", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_FAST", 1),
+        ("BINARY_OP", 13),
+        ("STORE_FAST", 1),
+        ("LOAD_FAST", 0),
+        ("LOAD_FAST", 1),
+        ("BUILD_TUPLE", 2),
+        ("RETURN_VALUE", 0),
+    ],
+    (None,),
+    (),
+    [([1], [2]), ([], [3, 4]), (1, 2)],
+)
+
+CASES["inplace_used_as_value"] = (
+    t2,
+    [
+        ("RESUME", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_FAST", 1),
+        ("BINARY_OP", 13),
+        ("BUILD_TUPLE", 2),
+        ("RETURN_VALUE", 0),
+    ],
+    (None,),
+    (),
+    [([1], [2]), ([5], []), (1, 2)],
+)
+
+CASES["inplace_popped"] = (
+    t2,
+    [
+        ("RESUME", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_FAST", 1),
+        ("BINARY_OP", 13),
+        ("POP_TOP", 0),
+        ("LOAD_FAST", 0),
+        ("RETURN_VALUE", 0),
+    ],
+    (None,),
+    (),
+    [([1], [2]), ([], [3]), (1, 2)],
+)
+
+
 def main() -> None:
     out = {}
     for name, (template, ops, consts, names, inputs) in CASES.items():

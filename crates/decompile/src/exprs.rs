@@ -69,6 +69,13 @@ pub enum Val {
     Send(Expr),
     /// The call of an async comprehension's function (3.8-3.11), which the compiler awaits.
     AsyncComp(Expr),
+    /// The result of an in-place operator (`INPLACE_ADD`, `BINARY_OP +=`): it reads as source only
+    /// when stored back into its left operand (`a += b`); `a + b` would not call `__iadd__`.
+    InPlace {
+        left: Expr,
+        op: Operator,
+        right: Expr,
+    },
 }
 
 /// A class statement in the making.
@@ -131,7 +138,6 @@ pub struct Sim<'a> {
     pub stack: Vec<Val>,
     pub out: Vec<Stmt>,
     /// The operator of an in-place BINARY_OP whose result has not been stored yet.
-    inplace_pending: Option<Operator>,
     /// Unpackings being collected.
     unpacks: Vec<Unpack>,
     /// 3.11+ `import a.b as c` leaves its module for a POP_TOP that is part of the statement.
@@ -279,7 +285,6 @@ impl<'a> Sim<'a> {
             code,
             stack,
             out: Vec::new(),
-            inplace_pending: None,
             unpacks: Vec::new(),
             from_import: None,
             pending_pop_module: false,
@@ -337,6 +342,19 @@ impl<'a> Sim<'a> {
         self.stack.push(Val::Expr(e));
     }
 
+    /// A binary operator's result; an in-place one stays apart until it is stored back.
+    fn push_bin_op(&mut self, left: Expr, op: Operator, right: Expr, inplace: bool) {
+        self.stack.push(if inplace {
+            Val::InPlace { left, op, right }
+        } else {
+            Val::Expr(Expr::BinOp {
+                left: Box::new(left),
+                op,
+                right: Box::new(right),
+            })
+        });
+    }
+
     fn name(&self, ins: &Instr, i: u32) -> Result<String, DecompileError> {
         self.code
             .names
@@ -372,6 +390,22 @@ impl<'a> Sim<'a> {
     fn store(&mut self, ins: &Instr, target: Expr) -> Result<(), DecompileError> {
         let value = match self.pop(ins)? {
             Val::Expr(e) => e,
+            Val::InPlace { left, op, right } => {
+                if left != load_of(&target) {
+                    return Err(self.err(
+                        ins,
+                        "an in-place operator's result stored into something other than its operand",
+                    ));
+                }
+                // the copied target expression is evaluated once by the augmented assignment
+                self.forget_copies_in(&target);
+                self.out.push(Stmt::AugAssign {
+                    target,
+                    op,
+                    value: right,
+                });
+                return Ok(());
+            }
             Val::Module {
                 name,
                 fromlist: None,
@@ -471,19 +505,6 @@ impl<'a> Sim<'a> {
             }
             other => return Err(self.err(ins, format!("stores {other:?}"))),
         };
-        if let Expr::BinOp { left, op, right } = &value {
-            if self.inplace_pending.take() == Some(*op) && **left == load_of(&target) {
-                // the copied target expression is evaluated once by the augmented assignment
-                self.forget_copies_in(&target);
-                self.out.push(Stmt::AugAssign {
-                    target,
-                    op: *op,
-                    value: (**right).clone(),
-                });
-                return Ok(());
-            }
-        }
-        self.inplace_pending = None;
         if let Expr::NamedExpr { .. } = value {
             // `a = b = v`: a walrus stored again is a chained assignment
             let mut targets = vec![target];
@@ -665,6 +686,10 @@ impl<'a> Sim<'a> {
                     "a function used as a value (comprehension or nested def in an expression)",
                 )),
             },
+            Val::InPlace { .. } => Err(self.err(
+                ins,
+                "an in-place operator's result used as a value, not stored back into its operand",
+            )),
             other => Err(self.err(
                 ins,
                 format!("expected a value on the stack, found {other:?}"),
@@ -1624,6 +1649,12 @@ impl<'a> Sim<'a> {
                     Val::Send(_) | Val::AsyncComp(_) => {
                         return Err(self.err(ins, "an awaitable popped without its await"))
                     }
+                    Val::InPlace { .. } => {
+                        return Err(self.err(
+                            ins,
+                            "an in-place operator's result popped without being stored back",
+                        ))
+                    }
                     _ => {}
                 }
             }
@@ -1916,12 +1947,7 @@ impl<'a> Sim<'a> {
                     .ok_or_else(|| self.err(ins, format!("unknown operator {text}")))?;
                 let right = self.pop_expr(ins)?;
                 let left = self.pop_expr(ins)?;
-                self.inplace_pending = inplace.then_some(op);
-                self.push(Expr::BinOp {
-                    left: Box::new(left),
-                    op,
-                    right: Box::new(right),
-                });
+                self.push_bin_op(left, op, right, inplace);
             }
             "BINARY_SUBSCR" => {
                 let key = self.pop_expr(ins)?;
@@ -2303,12 +2329,7 @@ impl<'a> Sim<'a> {
                     legacy_bin_op(n).ok_or_else(|| self.err(ins, "unknown operator"))?;
                 let right = self.pop_expr(ins)?;
                 let left = self.pop_expr(ins)?;
-                self.inplace_pending = inplace.then_some(op);
-                self.push(Expr::BinOp {
-                    left: Box::new(left),
-                    op,
-                    right: Box::new(right),
-                });
+                self.push_bin_op(left, op, right, inplace);
             }
             n if awaits::handles(n) => return self.async_step(ins, raw),
             n if py38::handles(n) => return self.step_py38(ins, raw),

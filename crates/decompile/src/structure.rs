@@ -13,6 +13,7 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod inline_comp;
+mod loop_else;
 mod loop_exits;
 mod try_else;
 mod while_fold;
@@ -31,6 +32,8 @@ struct LoopCtx {
     header: usize,
     /// Where `break` goes.
     exit: Option<usize>,
+    /// Where the loop's test leaves for, when that is not `exit`: the loop's `else:` part.
+    else_at: Option<usize>,
     /// `while T:` compiled as a guard before a bottom-tested loop: T.
     cond: Option<Expr>,
     /// The guard's test block, where 3.11+ send `continue` (it tests T again): a `continue` too.
@@ -576,8 +579,8 @@ impl<'a> Structurer<'a> {
         } else {
             (fall, taken, fall_test(test.clone(), jump_if))
         };
-        let leaves =
-            Some(leave) == ctx.exit || ctx.exit.is_some_and(|e| self.same_exit_copy(leave, e));
+        let exit = ctx.else_at.or(ctx.exit);
+        let leaves = Some(leave) == exit || exit.is_some_and(|e| self.same_exit_copy(leave, e));
         // (the same condition however its `not`s are spelt: `not (a and not b)` is `not a or b`)
         back(stay) && leaves && loop_exits::same_test(&stay_test, cond)
     }
@@ -1027,7 +1030,13 @@ impl<'a> Structurer<'a> {
                     out.push(Stmt::Break);
                     break;
                 }
-                if b == ctx.header && self.entering_header != Some(b) || Some(b) == ctx.guard {
+                // (a block that only jumps back to the header is a `continue` every arm reaching
+                // it shares: it does not come out as code of its own)
+                let back = carry.is_empty() && self.jumps_straight_to(b, ctx.header);
+                if b == ctx.header && self.entering_header != Some(b)
+                    || Some(b) == ctx.guard
+                    || back
+                {
                     out.push(Stmt::Continue);
                     break;
                 }
@@ -1091,7 +1100,7 @@ impl<'a> Structurer<'a> {
             }
             if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) && !self.guard_header(b)
             {
-                let (stmts, next) = self.loop_stmt(b, stack, None)?;
+                let (stmts, next) = self.loop_stmt(b, stack, None, lp)?;
                 out.extend(stmts);
                 match next.block {
                     Some(n) => {
@@ -1397,7 +1406,7 @@ impl<'a> Structurer<'a> {
             let saved = (self.visits.clone(), self.emitted.clone());
             let enter = fall_test(test.clone(), jump_if);
             self.guard_block = self.continue_guard(b, fall, base);
-            let attempt = self.loop_stmt(fall, base.to_vec(), Some((enter, taken)));
+            let attempt = self.loop_stmt(fall, base.to_vec(), Some((enter, taken)), lp);
             self.guard_block = None;
             if let Ok((stmts, next)) = attempt {
                 out.extend(stmts);
@@ -1412,7 +1421,19 @@ impl<'a> Structurer<'a> {
         // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
         // (inside a loop, arms that leave by `continue` / `break` meet where the others do)
         let local = lp.and_then(|ctx| self.loop_merge(b, fall, taken, ctx));
-        let (merge, fall_first) = match local.or(self.ipdom[b]) {
+        // (inside a loop, a post-dominator beyond the loop, neither its exit nor its header, is
+        // where enclosing statements go on: the arms leave this loop before they get there)
+        let beyond = |m: usize| {
+            lp.is_some_and(|ctx| {
+                Some(m) != ctx.exit
+                    && m != ctx.header
+                    && self
+                        .loop_at(ctx.header)
+                        .is_some_and(|l| !l.body.contains(&m))
+            })
+        };
+        let ipdom = self.ipdom[b].filter(|&m| !beyond(m));
+        let (merge, fall_first) = match local.or(ipdom) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
             // branch, but the arms' other ways still meet
@@ -2215,6 +2236,7 @@ impl<'a> Structurer<'a> {
         header: usize,
         stack: Vec<Val>,
         guard: Option<(Expr, usize)>,
+        enclosing: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Next), DecompileError> {
         let lp = self
             .loop_at(header)
@@ -2222,7 +2244,7 @@ impl<'a> Structurer<'a> {
             .ok_or_else(|| self.err("no loop here"))?;
         let first = self.instrs(header).first().map(|i| i.op.name);
         if first == Some("FOR_ITER") && guard.is_none() {
-            return self.for_stmt(header, stack);
+            return self.for_stmt(header, stack, enclosing);
         }
         // Where control leaves the loop: a single outside successor of the loop's blocks, or the guard's.
         let mut exits: Vec<usize> = Vec::new();
@@ -2256,13 +2278,21 @@ impl<'a> Structurer<'a> {
             }
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
+        // `while T: ... else: ...` compiled as a guard: the test's exit starts the `else:` part,
+        // `break` goes past it (a loop tested at its top, ≤3.9, has its test inside the body as
+        // `if not T: break`: an `else:` part there is not structured yet)
+        let depth = self.entry_depth[header];
+        let else_brk = guard
+            .as_ref()
+            .and_then(|g| self.else_break_target(header, g.1, depth, enclosing));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None => (None, self.main_exit(&exits)),
         };
         let ctx = LoopCtx {
             header,
-            exit,
+            exit: else_brk.or(exit),
+            else_at: else_brk.and(exit),
             cond: cond.clone(),
             guard: self.guard_block.take().filter(|_| cond.is_some()),
         };
@@ -2274,18 +2304,23 @@ impl<'a> Structurer<'a> {
         strip_tail_continue(&mut stmts);
         let guarded = cond.is_some();
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
+        let orelse = match (exit, else_brk) {
+            (Some(x), Some(t)) => self.loop_else(x, t, &stack, Vec::new(), enclosing)?,
+            _ => Vec::new(),
+        };
         let mut stmt = Stmt::While {
             test,
             body: or_pass(stmts),
-            orelse: Vec::new(),
+            orelse,
         };
-        if !guarded && self.code.version <= framejit_bytecode::PyVersion::V3_9 {
+        if !guarded && else_brk.is_none() && self.code.version <= framejit_bytecode::PyVersion::V3_9
+        {
             while_fold::fold(&mut stmt);
         }
         Ok((
             vec![stmt],
             Next {
-                block: exit,
+                block: else_brk.or(exit),
                 carry: stack.clone(),
             },
         ))
@@ -2311,6 +2346,7 @@ impl<'a> Structurer<'a> {
         &mut self,
         header: usize,
         stack: Vec<Val>,
+        outer: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Next), DecompileError> {
         let iter = match stack.last() {
             Some(Val::Iter(e)) | Some(Val::Expr(e)) => e.clone(),
@@ -2326,9 +2362,13 @@ impl<'a> Structurer<'a> {
             .ok_or_else(|| self.err("FOR_ITER without a body"))?;
         // `break` jumps past the pops that end the loop (3.12+ END_FOR, 3.13 POP_TOP, 3.14 POP_ITER)
         let brk = exhausted.map(|e| self.after_pops(e).unwrap_or(e));
+        // `for ... else:`: `break` goes past the `else:` part (with the iterator popped)
+        let depth = self.entry_depth[header].and_then(|d| d.checked_sub(1));
+        let else_brk = brk.and_then(|x| self.else_break_target(header, x, depth, outer));
         let ctx = LoopCtx {
             header,
-            exit: brk,
+            exit: else_brk.or(brk),
+            else_at: else_brk.and(exhausted),
             cond: None,
             guard: None,
         };
@@ -2354,20 +2394,33 @@ impl<'a> Structurer<'a> {
             carry.push(Val::Null);
             after_stack_len -= 1;
         }
+        // the iterator (stack top) leaves with the loop; what the exit block pops comes as carry
+        let below = &stack[..stack.len().saturating_sub(1)];
+        let (orelse, next) = match (exhausted, else_brk) {
+            (Some(x), Some(t)) => {
+                let pops = carry[below.len()..].to_vec();
+                let orelse = self.loop_else(x, t, below, pops, outer)?;
+                let next = Next {
+                    block: Some(t),
+                    carry: below.to_vec(),
+                };
+                (orelse, next)
+            }
+            _ => {
+                let next = Next {
+                    block: exhausted,
+                    carry,
+                };
+                (Vec::new(), next)
+            }
+        };
         let stmt = Stmt::For {
             target,
             iter,
             body: or_pass(with_item),
-            orelse: Vec::new(),
+            orelse,
         };
-        // the iterator (stack top) leaves with the loop; what the exit block pops comes as carry
-        Ok((
-            vec![stmt],
-            Next {
-                block: exhausted,
-                carry,
-            },
-        ))
+        Ok((vec![stmt], next))
     }
 
     /// A region whose first block starts with `carry` pushed over `base`.
@@ -2382,7 +2435,7 @@ impl<'a> Structurer<'a> {
     }
 
     /// The block after `exit`'s leading pops when the block is nothing but pops.
-    fn after_pops(&self, exit: usize) -> Option<usize> {
+    pub(super) fn after_pops(&self, exit: usize) -> Option<usize> {
         let names: Vec<&str> = self.instrs(exit).iter().map(|i| i.op.name).collect();
         let all_pops = !names.is_empty()
             && names

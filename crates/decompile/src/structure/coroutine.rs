@@ -306,6 +306,7 @@ impl Structurer<'_> {
         let ctx = LoopCtx {
             header,
             exit: if alone { after_end } else { None },
+            else_at: None,
             cond: None,
             guard: None,
         };

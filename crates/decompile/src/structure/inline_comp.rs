@@ -176,7 +176,7 @@ impl Structurer<'_> {
         kind: &str,
     ) -> Result<Next, DecompileError> {
         let at = stack.len() - 2;
-        let (stmts, mut next) = self.for_stmt(header, stack)?;
+        let (stmts, mut next) = self.for_stmt(header, stack, None)?;
         let comp = crate::fold_comprehension(self.code, &stmts, None, kind).map_err(|e| {
             self.err(format!(
                 "an inlined comprehension: {} {:?}",

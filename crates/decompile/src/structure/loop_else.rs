@@ -1,0 +1,104 @@
+//! `for` / `while` loops with an `else:` part.
+//!
+//! A loop ends two ways: its test fails (FOR_ITER is exhausted, the `while` test is false) and
+//! control goes to the loop's exit; or a `break` jumps out. Without `else:` both go to the same
+//! place. With it, the exit starts the `else:` part and `break` jumps past it, to where the `else:`
+//! part goes on (or, when the `else:` part leaves by `return`/`raise`, to the code after the
+//! statement). So a loop has an `else:` part where its body jumps out, with the stack as the loop
+//! leaves it, to one block laid out after the exit that is not the exit itself.
+
+use super::{LoopCtx, Structurer};
+use crate::ast::Stmt;
+use crate::exprs::Val;
+use crate::flow::EdgeKind;
+use crate::DecompileError;
+
+impl Structurer<'_> {
+    /// Where `break` of the loop headed by `header` goes when it is not the loop's `exit` (the
+    /// start of an `else:` part): the one block that the loop's blocks leave for, on the way of blocks
+    /// with one way on (a `for` loop's `break` pops the iterator), whose stack depth is
+    /// `depth` (the stack the loop leaves: without a `for` loop's iterator), laid out after `exit`,
+    /// and not the exit under jumps (or, laid out anywhere, the `enclosing` loop's header or exit).
+    /// `None` where there is no such block or more than one.
+    pub(super) fn else_break_target(
+        &self,
+        header: usize,
+        exit: usize,
+        depth: Option<u32>,
+        enclosing: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        let body = &self.loop_at(header)?.body;
+        // (a `break` whose jump the compiler threaded on to the enclosing loop's header or exit:
+        // the loop statement is the last of that loop's body, or followed by its `break`)
+        let encloses = |t: usize| enclosing.is_some_and(|c| t == c.header || Some(t) == c.exit);
+        depth?;
+        let mut found: Option<usize> = None;
+        for &x in body {
+            for e in &self.cfg.blocks[x].succs {
+                // (the loop's own way out, FOR_ITER's jump to the exit's pops, is not a `break`)
+                let own_exit = e.to == exit || self.after_pops(e.to) == Some(exit);
+                if e.kind == EdgeKind::Exception || body.contains(&e.to) || own_exit {
+                    continue;
+                }
+                // (the first block on the way with the loop's stack left, laid out after the exit:
+                // a `break` block that only jumps on is one where the jump continues an outer loop)
+                let Some(t) = self
+                    .break_way(e.to)
+                    .into_iter()
+                    .find(|&t| (t > exit || encloses(t)) && self.entry_depth[t] == depth)
+                else {
+                    continue;
+                };
+                if self.resolve_jumps(t) == self.resolve_jumps(exit) {
+                    continue;
+                }
+                match found {
+                    Some(f) if f != t => return None,
+                    _ => found = Some(t),
+                }
+            }
+        }
+        found
+    }
+
+    /// The blocks from `x` on that a `break` passes through on its way out: `x`, then while a
+    /// block has one way on (the statements before the `break`, a `for` loop's iterator popped,
+    /// jumps), the block it goes on to.
+    fn break_way(&self, x: usize) -> Vec<usize> {
+        let mut way = vec![x];
+        let mut t = x;
+        while way.len() < 8 {
+            let mut ways = self.cfg.blocks[t]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception);
+            match (ways.next(), ways.next()) {
+                (Some(e), None) if !way.contains(&e.to) => {
+                    t = e.to;
+                    way.push(t);
+                }
+                _ => break,
+            }
+        }
+        way
+    }
+
+    /// The `else:` part of a loop: from the loop's `exit` up to `brk`, where `break` goes, with
+    /// `carry` over `base` (what the exit block pops: 3.12+ END_FOR's values), structured in the
+    /// enclosing loop `outer` (a `break` in the `else:` part leaves that loop).
+    pub(super) fn loop_else(
+        &mut self,
+        exit: usize,
+        brk: usize,
+        base: &[Val],
+        carry: Vec<Val>,
+        outer: Option<&LoopCtx>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
+        let mut orelse = self.region_carry(exit, Some(brk), base, carry, outer)?;
+        // (the `else:` part ends where `break` goes: nothing to say so)
+        if matches!(orelse.last(), Some(Stmt::Pass)) && orelse.len() == 1 {
+            orelse.clear();
+        }
+        Ok(orelse)
+    }
+}

@@ -2279,14 +2279,24 @@ impl<'a> Structurer<'a> {
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         // `while T: ... else: ...` compiled as a guard: the test's exit starts the `else:` part,
-        // `break` goes past it (a loop tested at its top, ≤3.9, has its test inside the body as
-        // `if not T: break`: an `else:` part there is not structured yet)
+        // `break` goes past it. A loop tested at its top (≤3.9) has its test in the body, as
+        // `if T: ... continue` followed by the `else:` part: `break` leaves after that part,
+        // and while_fold makes `while T: ... else:` of it.
         let depth = self.entry_depth[header];
         let else_brk = guard
             .as_ref()
             .and_then(|g| self.else_break_target(header, g.1, depth, enclosing));
+        let top_test_exit = self.cfg.blocks[header]
+            .succs
+            .iter()
+            .find(|e| e.kind != EdgeKind::Exception && !lp.body.contains(&e.to))
+            .map(|e| e.to);
+        let top_brk = top_test_exit
+            .filter(|_| guard.is_none())
+            .and_then(|x| self.else_break_target(header, x, depth, enclosing));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
+            None if top_brk.is_some() => (None, top_brk),
             None => (None, self.main_exit(&exits)),
         };
         let ctx = LoopCtx {

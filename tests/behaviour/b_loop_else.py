@@ -131,6 +131,31 @@ def for_else_in_try(xs):
     return "zero"
 
 
+
+
+def for_body_always_returns(d):
+    for key in d:
+        value = d[key]
+        del d[key]
+        return key, value
+    raise KeyError("empty")
+
+
+def for_body_returns_or_breaks(xs):
+    for x in xs:
+        if x:
+            return x
+        break
+    return None
+
+
+def for_else_body_returns(xs):
+    for x in xs:
+        return ("first", x)
+    else:
+        return "empty"
+
+
 CASES = {
     "for_else_break": [([0, 1],), ([0, 0],), ([],)],
     "while_else_break": [([1, 0],), ([0, 0],), ([],)],
@@ -143,4 +168,7 @@ CASES = {
     "for_else_raise": [([1, 2, 3], 2), ([1], 5), ([], 0)],
     "while_true_with_else_unreachable": [([1, None, 2],), ([1, 2],), ([],)],
     "for_else_in_try": [([1, 2],), ([1, 0],), (["a"],), ([],)],
+    "for_body_always_returns": [({"a": 1, "b": 2},), ({},)],
+    "for_body_returns_or_breaks": [([0, 1],), ([2],), ([],)],
+    "for_else_body_returns": [([3, 4],), ([],)],
 }

@@ -93,7 +93,10 @@ impl Cfg {
                     if open_try != cur_try && !cur.instrs.is_empty() {
                         flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
                     }
-                    if ends_flow && !cur.instrs.is_empty() {
+                    // (FOR_ITER heads a loop, and a block of its own, even where nothing jumps
+                    // back to it: a loop whose body always leaves)
+                    let starts = ends_flow || ins.op.name == "FOR_ITER";
+                    if starts && !cur.instrs.is_empty() {
                         flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
                     }
                     cur_try = open_try;

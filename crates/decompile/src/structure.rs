@@ -432,7 +432,26 @@ impl<'a> Structurer<'a> {
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
         let ipdom = coroutine::post_dominators(code, &cfg);
-        let loops = cfg.loops();
+        let mut loops = cfg.loops();
+        // a `for` loop whose body never goes round again (it always returns or breaks) has no
+        // back edge: it is still a loop, of its header alone
+        for (b, blk) in cfg.blocks.iter().enumerate() {
+            let first = blk
+                .instrs
+                .iter()
+                .find_map(|&i| match code.bytecode.items.get(i) {
+                    Some(Item::Instr(ins)) => Some(ins.op.name),
+                    _ => None,
+                });
+            if first == Some("FOR_ITER") && !loops.iter().any(|l| l.header == b) {
+                loops.push(Loop {
+                    header: b,
+                    body: vec![b],
+                    latches: Vec::new(),
+                });
+            }
+        }
+        loops.sort_by_key(|l| l.header);
         let n = cfg.blocks.len();
         let reachable = reachable_blocks(&cfg);
         let depths =

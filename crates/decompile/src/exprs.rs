@@ -36,8 +36,11 @@ pub enum Val {
         level: u32,
     },
     /// What IMPORT_FROM pushed: one name of a module (or a submodule, for `import a.b as c`).
+    /// `via`: for `import a.b.c as d`, which reads `b` of `a.b.c`, then `c` of `b`, the module's
+    /// whole name and how many of its parts after the first are read so far.
     Imported {
         name: String,
+        via: Option<(String, usize)>,
     },
     /// Slot `slot` of the unpacking `unpack` (UNPACK_SEQUENCE / UNPACK_EX), waiting for its target.
     Unpacked {
@@ -427,7 +430,7 @@ impl<'a> Sim<'a> {
                 });
                 return Ok(());
             }
-            Val::Imported { name } => {
+            Val::Imported { name, via } => {
                 let id = match &target {
                     Expr::Name { id, .. } => id.clone(),
                     _ => {
@@ -444,12 +447,17 @@ impl<'a> Sim<'a> {
                     }),
                     None => {
                         // 3.11+ `import a.b as c`: IMPORT_NAME a.b, IMPORT_FROM b, store c
-                        let module = match self.stack.last() {
-                            Some(Val::Module {
-                                name,
-                                fromlist: None,
-                                ..
-                            }) => name.clone(),
+                        // (`import a.b.c as d`: IMPORT_FROM b, the module popped, IMPORT_FROM c)
+                        let module = match (self.stack.last(), via) {
+                            (_, Some((m, read))) if read + 1 == m.split('.').count() => m,
+                            (
+                                Some(Val::Module {
+                                    name,
+                                    fromlist: None,
+                                    ..
+                                }),
+                                None,
+                            ) => name.clone(),
                             _ => return Err(self.err(ins, "IMPORT_FROM without its module")),
                         };
                         self.out.push(Stmt::Import {
@@ -1635,6 +1643,14 @@ impl<'a> Sim<'a> {
                 }
                 match self.pop(ins)? {
                     Val::Expr(e) => self.out.push(Stmt::Expr { value: e }),
+                    // `import a.b.c as d`: the module, swapped under what IMPORT_FROM read of it
+                    Val::Module {
+                        name,
+                        fromlist: None,
+                        ..
+                    } if self.from_import.is_none()
+                        && matches!(self.stack.last(), Some(Val::Imported { via: Some((m, 1)), .. }) if *m == name) =>
+                        {}
                     Val::Module { .. } => match self.from_import.take() {
                         Some((module, level, names)) => {
                             let module = (!module.is_empty()).then_some(module);
@@ -1691,7 +1707,22 @@ impl<'a> Sim<'a> {
             }
             "IMPORT_FROM" => {
                 let name = self.name(ins, raw)?;
-                self.stack.push(Val::Imported { name });
+                // (the next part of a plain `import a.b.c`'s module: the first part is bound)
+                let via = match self.stack.last() {
+                    Some(Val::Module {
+                        name: m,
+                        fromlist: None,
+                        ..
+                    }) => Some((m.clone(), 0)),
+                    Some(Val::Imported {
+                        via: Some((m, read)),
+                        ..
+                    }) => Some((m.clone(), *read)),
+                    _ => None,
+                }
+                .filter(|(m, read)| m.split('.').nth(read + 1) == Some(name.as_str()))
+                .map(|(m, read)| (m, read + 1));
+                self.stack.push(Val::Imported { name, via });
             }
             "IMPORT_STAR" => match self.pop(ins)? {
                 Val::Module { name, level, .. } => {

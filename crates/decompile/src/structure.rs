@@ -630,6 +630,12 @@ impl<'a> Structurer<'a> {
             .succ(b, EdgeKind::Fall)
             .ok_or_else(|| self.err("branch without fall-through"))?;
         let merge = self.ipdom[b].ok_or_else(|| self.err("an expression whose arms never meet"))?;
+        // `x if a and b else y`: the test's other parts, blocks that only test and jump to the arms
+        let (test, jump_if, fall, taken) = if keep || copy {
+            (test, jump_if, fall, taken)
+        } else {
+            self.compound_test(vec![b], &left, test, jump_if, fall, taken, None)
+        };
         let mut taken_stack = left.clone();
         if keep {
             taken_stack.push(Val::Expr(test.clone()));

@@ -1075,7 +1075,12 @@ impl<'a> Sim<'a> {
     /// Execute one instruction. Returns the block exit when the instruction ends the block.
     pub fn step(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
         if !self.spilling() {
-            let popped = self.stack.last().cloned();
+            // (only a POP_TOP reads it: no copy of every instruction's top value)
+            let popped = if ins.op.name == "POP_TOP" {
+                self.stack.last().cloned()
+            } else {
+                None
+            };
             let exit = self.step_one(ins)?;
             // a computation waiting on the stack would be lost (a return or raise) or run after
             // an expression statement computed later: the second attempt gives it a temporary

@@ -365,8 +365,7 @@ impl<'a> Sim<'a> {
 
     fn local(&self, ins: &Instr, i: u32) -> Result<String, DecompileError> {
         self.code
-            .fast_names()
-            .get(i as usize)
+            .fast_name(i as usize)
             .map(|s| s.to_string())
             .ok_or_else(|| self.err(ins, format!("local index {i} out of range")))
     }

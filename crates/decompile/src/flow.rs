@@ -205,31 +205,50 @@ impl Cfg {
         let n = self.blocks.len();
         let exit = n;
         // Reverse graph: succs become preds; the exit's successors are the blocks without successors.
-        let mut rpreds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-        let mut rsuccs: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-        for (b, blk) in self.blocks.iter().enumerate() {
-            let normal: Vec<usize> = blk
+        // (flat lists with offsets, `rpreds[rp_at[b]..rp_at[b + 1]]`: no list allocated per block)
+        let normal = |b: usize| {
+            self.blocks[b]
                 .succs
                 .iter()
                 .filter(|e| e.kind != EdgeKind::Exception)
                 .map(|e| e.to)
-                .collect();
-            if normal.is_empty() {
-                rsuccs[exit].push(b);
-                rpreds[b].push(exit);
+        };
+        let mut rp_at: Vec<usize> = Vec::with_capacity(n + 2);
+        let mut rpreds: Vec<usize> = Vec::new();
+        let mut rs_count = vec![0usize; n + 2];
+        for b in 0..n {
+            rp_at.push(rpreds.len());
+            let before = rpreds.len();
+            rpreds.extend(normal(b));
+            if rpreds.len() == before {
+                rpreds.push(exit);
             }
-            for t in normal {
-                rsuccs[t].push(b);
-                rpreds[b].push(t);
+            for &t in &rpreds[before..] {
+                rs_count[t + 1] += 1;
             }
         }
+        rp_at.push(rpreds.len());
+        rp_at.push(rpreds.len()); // the exit: no reverse preds
+        for t in 0..=n {
+            rs_count[t + 1] += rs_count[t];
+        }
+        let rs_at = rs_count.clone();
+        let mut fill = rs_count;
+        let mut rsuccs = vec![0usize; rpreds.len()];
+        for b in 0..n {
+            for &t in &rpreds[rp_at[b]..rp_at[b + 1]] {
+                rsuccs[fill[t]] = b;
+                fill[t] += 1;
+            }
+        }
+        let rsuccs_of = |b: usize| &rsuccs[rs_at[b]..rs_at[b + 1]];
         // Reverse post-order of the reverse graph from the exit.
         let mut seen = vec![false; n + 1];
         let mut order = Vec::new();
         let mut stack = vec![(exit, 0usize)];
         seen[exit] = true;
         while let Some(&mut (b, ref mut k)) = stack.last_mut() {
-            if let Some(&t) = rsuccs[b].get(*k) {
+            if let Some(&t) = rsuccs_of(b).get(*k) {
                 *k += 1;
                 if !seen[t] {
                     seen[t] = true;
@@ -241,7 +260,7 @@ impl Cfg {
             }
         }
         order.reverse();
-        let ip = idoms(n + 1, &order, |b| &rpreds[b]);
+        let ip = idoms(n + 1, &order, |b| &rpreds[rp_at[b]..rp_at[b + 1]]);
         (0..n)
             .map(|b| ip[b].filter(|&p| p != exit && p != b))
             .collect()

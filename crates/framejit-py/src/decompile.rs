@@ -50,7 +50,8 @@ fn constant<'py>(
     } else if let Ok(b) = obj.cast::<PyBool>() {
         Constant::Bool(b.is_true())
     } else if obj.get_type().is(py.get_type::<PyInt>()) {
-        Constant::Int(obj.str()?.to_string())
+        // (str() of an int is ASCII digits: its UTF-8 view, without Display's formatting machinery)
+        Constant::Int(obj.str()?.to_cow()?.into_owned())
     } else if obj.get_type().is(py.get_type::<PyFloat>()) {
         Constant::Float(obj.extract()?)
     } else if let Ok(c) = obj.cast::<PyComplex>() {
@@ -149,7 +150,18 @@ fn expr_of(c: Const) -> Expr {
 }
 
 fn strings(obj: &Bound<'_, PyAny>, attr: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
-    obj.getattr(attr)?.extract()
+    let value = obj.getattr(attr)?;
+    // (a code object's name tuples: read item by item, without the generic sequence protocol)
+    if let Ok(t) = value.cast::<PyTuple>() {
+        if t.iter().all(|x| x.is_exact_instance_of::<PyString>()) {
+            let mut out = Vec::with_capacity(t.len());
+            for x in t.iter() {
+                out.push(x.cast::<PyString>()?.to_cow()?.into_owned());
+            }
+            return Ok(out);
+        }
+    }
+    value.extract()
 }
 
 /// `CodeInput` from anything with a code object's `co_*` attributes, of `version`.

@@ -36,17 +36,25 @@ def _code_of(obj: Any) -> Union[types.CodeType, CodeModel]:
     raise TypeError(f"cannot decompile a {type(obj).__name__}: give a function, a code object or a .pyc")
 
 
-def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
-    """Source for ``obj``, and the objects its ``__framejit_const_<i>`` names stand for. Given a
-    function, its signature is complete (defaults, keyword-only defaults and annotations live on the
-    function object, not its code)."""
+def _decompile(obj: Any) -> tuple[str, list]:
+    if isinstance(obj, types.CodeType):  # (the common case: no attribute look-ups that fail)
+        return _native.decompile_code(obj)
     fn = obj
     for attr in ("__func__", "fget"):
         fn = getattr(fn, attr, fn)
     extra = {}
     if isinstance(fn, types.FunctionType):
         extra = dict(defaults=fn.__defaults__, kwdefaults=fn.__kwdefaults__, annotations=fn.__annotations__)
-    source, objects = _native.decompile_code(_code_of(obj), **extra)
+    return _native.decompile_code(_code_of(obj), **extra)
+
+
+def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
+    """Source for ``obj``, and the objects its ``__framejit_const_<i>`` names stand for. Given a
+    function, its signature is complete (defaults, keyword-only defaults and annotations live on the
+    function object, not its code)."""
+    source, objects = _decompile(obj)
+    if not objects or "__framejit_const_" not in source:
+        return source, {}
     # (nested code objects are given names too, in case code uses one as a value: keep the used)
     table = {f"__framejit_const_{i}": o for i, o in enumerate(objects)}
     return source, {k: v for k, v in table.items() if re.search(rf"\b{k}\b", source)}
@@ -54,4 +62,4 @@ def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
 
 def decompile(obj: Any) -> str:
     """Source for ``obj``. Raises :class:`DecompileError` naming the code object, file and opcode."""
-    return decompile_with_constants(obj)[0]
+    return _decompile(obj)[0]

@@ -111,21 +111,30 @@ struct Range {
 
 /// Resolve labels: the slot index each label stands before, and the slots themselves.
 fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
-    let mut label_pos: std::collections::HashMap<Label, usize> = std::collections::HashMap::new();
+    // (label → slot: a sorted list searched by halves; hashing cost more than the rest of the walk)
+    let mut label_pos: Vec<(u32, usize, usize)> = Vec::new();
     let mut n = 0usize;
     for (i, item) in bc.items.iter().enumerate() {
         match item {
-            Item::Label(l) => {
-                if label_pos.insert(*l, n).is_some() {
-                    return Err(err(format!("label {} is placed twice", l.0)).item(i));
-                }
-            }
+            Item::Label(l) => label_pos.push((l.0, n, i)),
             Item::Instr(_) => n += 1,
             Item::TryBegin(_) | Item::TryEnd => {}
         }
     }
+    label_pos.sort_by_key(|&(l, _, i)| (l, i));
+    // (the first label placed a second time, in item order, is the one named)
+    if let Some(&(l, _, i)) = label_pos
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| &w[1])
+        .min_by_key(|x| x.2)
+    {
+        return Err(err(format!("label {l} is placed twice")).item(i));
+    }
     let resolve = |l: Label, i: usize, what: &str| -> Result<usize> {
-        label_pos.get(&l).copied().ok_or_else(|| {
+        let k = label_pos.partition_point(|x| x.0 < l.0);
+        let found = label_pos.get(k).filter(|x| x.0 == l.0).map(|x| x.1);
+        found.ok_or_else(|| {
             err(format!(
                 "{what} label {} is not in the instruction list",
                 l.0

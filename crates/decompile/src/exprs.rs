@@ -368,8 +368,7 @@ impl<'a> Sim<'a> {
 
     fn local(&self, ins: &Instr, i: u32) -> Result<String, DecompileError> {
         self.code
-            .fast_names()
-            .get(i as usize)
+            .fast_name(i as usize)
             .map(|s| s.to_string())
             .ok_or_else(|| self.err(ins, format!("local index {i} out of range")))
     }
@@ -1083,7 +1082,10 @@ impl<'a> Sim<'a> {
     /// Execute one instruction. Returns the block exit when the instruction ends the block.
     pub fn step(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
         if !self.spilling() {
-            let popped = self.stack.last().cloned();
+            // (only a POP_TOP reads the value it pops, and only whether it does work: asked before
+            // the step, with no copy of the value)
+            let popped_costs = ins.op.name == "POP_TOP"
+                && matches!(self.stack.last(), Some(Val::Expr(e)) if spill::costs(e, self.code.version));
             let exit = self.step_one(ins)?;
             // a computation waiting on the stack would be lost (a return or raise) or run after
             // an expression statement computed later: the second attempt gives it a temporary
@@ -1092,10 +1094,7 @@ impl<'a> Sim<'a> {
             // in an earlier block, which the range's end split off)
             let left_behind = match (&exit, ins.op.name) {
                 (Some(Exit::Exit), _) => Some(false),
-                (None, "POP_TOP") => {
-                    matches!(popped, Some(Val::Expr(e)) if spill::costs(&e, self.code.version))
-                        .then_some(true)
-                }
+                (None, "POP_TOP") => popped_costs.then_some(true),
                 _ => None,
             };
             if left_behind.is_some_and(|this_block| self.pending_work(this_block)) {

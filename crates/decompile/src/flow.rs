@@ -60,7 +60,8 @@ impl Cfg {
     pub fn build(bc: &Bytecode) -> Cfg {
         let mut blocks: Vec<Block> = Vec::new();
         let mut cur = new_block();
-        let mut label_block: HashMap<Label, usize> = HashMap::new();
+        // (label → block: a sorted list searched by halves, cheaper than hashing for a few labels)
+        let mut label_block: Vec<(Label, usize)> = Vec::new();
         let mut pending_labels: Vec<Label> = Vec::new();
         let mut open_try: Option<(Label, u32, bool)> = None;
         let mut cur_try: Option<(Label, u32, bool)> = None;
@@ -101,7 +102,7 @@ impl Cfg {
                     }
                     cur_try = open_try;
                     for l in pending_labels.drain(..) {
-                        label_block.insert(l, blocks.len());
+                        label_block.push((l, blocks.len()));
                         cur.labels.push(l);
                     }
                     cur.instrs.push(i);
@@ -113,6 +114,15 @@ impl Cfg {
             }
         }
         flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+        // (a label is placed once: the last placement wins, as the map's insert did)
+        label_block.sort_by_key(|&(l, _)| l.0);
+        let block_of = |l: &Label| -> Option<&usize> {
+            let k = label_block.partition_point(|(x, _)| x.0 <= l.0);
+            match k.checked_sub(1).map(|k| &label_block[k]) {
+                Some((x, b)) if x == l => Some(b),
+                _ => None,
+            }
+        };
         // Edges.
         let n = blocks.len();
         for b in 0..n {
@@ -123,7 +133,7 @@ impl Cfg {
             });
             let falls = last.is_none_or(|ins| matches!(ins.op.flow, Flow::Next | Flow::Branch));
             if let Some(ins) = last {
-                if let Some(t) = ins.target().and_then(|l| label_block.get(&l)) {
+                if let Some(t) = ins.target().and_then(|l| block_of(&l)) {
                     succs.push(Edge {
                         to: *t,
                         kind: EdgeKind::Jump,
@@ -137,7 +147,7 @@ impl Cfg {
                 });
             }
             if let Some((h, depth, lasti)) = cur_handler[b] {
-                if let Some(&hb) = label_block.get(&h) {
+                if let Some(&hb) = block_of(&h) {
                     succs.push(Edge {
                         to: hb,
                         kind: EdgeKind::Exception,
@@ -148,10 +158,10 @@ impl Cfg {
             blocks[b].succs = succs;
         }
         for b in 0..n {
-            let succs = blocks[b].succs.clone();
-            for e in succs {
-                if !blocks[e.to].preds.contains(&b) {
-                    blocks[e.to].preds.push(b);
+            for k in 0..blocks[b].succs.len() {
+                let to = blocks[b].succs[k].to;
+                if !blocks[to].preds.contains(&b) {
+                    blocks[to].preds.push(b);
                 }
             }
         }
@@ -189,8 +199,7 @@ impl Cfg {
     /// algorithm of Cooper, Harvey and Kennedy over reverse post-order.
     pub fn dominators(&self) -> Vec<Option<usize>> {
         let rpo = self.reverse_postorder();
-        let preds: Vec<Vec<usize>> = self.blocks.iter().map(|b| b.preds.clone()).collect();
-        idoms(self.blocks.len(), &rpo, &preds)
+        idoms(self.blocks.len(), &rpo, |b| &self.blocks[b].preds)
     }
 
     /// Immediate post-dominators over a virtual exit joined by every block with no successor
@@ -199,31 +208,50 @@ impl Cfg {
         let n = self.blocks.len();
         let exit = n;
         // Reverse graph: succs become preds; the exit's successors are the blocks without successors.
-        let mut rpreds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-        let mut rsuccs: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-        for (b, blk) in self.blocks.iter().enumerate() {
-            let normal: Vec<usize> = blk
+        // (flat lists with offsets, `rpreds[rp_at[b]..rp_at[b + 1]]`: no list allocated per block)
+        let normal = |b: usize| {
+            self.blocks[b]
                 .succs
                 .iter()
                 .filter(|e| e.kind != EdgeKind::Exception)
                 .map(|e| e.to)
-                .collect();
-            if normal.is_empty() {
-                rsuccs[exit].push(b);
-                rpreds[b].push(exit);
+        };
+        let mut rp_at: Vec<usize> = Vec::with_capacity(n + 2);
+        let mut rpreds: Vec<usize> = Vec::new();
+        let mut rs_count = vec![0usize; n + 2];
+        for b in 0..n {
+            rp_at.push(rpreds.len());
+            let before = rpreds.len();
+            rpreds.extend(normal(b));
+            if rpreds.len() == before {
+                rpreds.push(exit);
             }
-            for t in normal {
-                rsuccs[t].push(b);
-                rpreds[b].push(t);
+            for &t in &rpreds[before..] {
+                rs_count[t + 1] += 1;
             }
         }
+        rp_at.push(rpreds.len());
+        rp_at.push(rpreds.len()); // the exit: no reverse preds
+        for t in 0..=n {
+            rs_count[t + 1] += rs_count[t];
+        }
+        let rs_at = rs_count.clone();
+        let mut fill = rs_count;
+        let mut rsuccs = vec![0usize; rpreds.len()];
+        for b in 0..n {
+            for &t in &rpreds[rp_at[b]..rp_at[b + 1]] {
+                rsuccs[fill[t]] = b;
+                fill[t] += 1;
+            }
+        }
+        let rsuccs_of = |b: usize| &rsuccs[rs_at[b]..rs_at[b + 1]];
         // Reverse post-order of the reverse graph from the exit.
         let mut seen = vec![false; n + 1];
         let mut order = Vec::new();
         let mut stack = vec![(exit, 0usize)];
         seen[exit] = true;
         while let Some(&mut (b, ref mut k)) = stack.last_mut() {
-            if let Some(&t) = rsuccs[b].get(*k) {
+            if let Some(&t) = rsuccs_of(b).get(*k) {
                 *k += 1;
                 if !seen[t] {
                     seen[t] = true;
@@ -235,7 +263,7 @@ impl Cfg {
             }
         }
         order.reverse();
-        let ip = idoms(n + 1, &order, &rpreds);
+        let ip = idoms(n + 1, &order, |b| &rpreds[rp_at[b]..rp_at[b + 1]]);
         (0..n)
             .map(|b| ip[b].filter(|&p| p != exit && p != b))
             .collect()
@@ -306,7 +334,7 @@ fn new_block() -> Block {
 }
 
 /// Immediate dominators of a graph given in reverse post-order from its entry (`rpo[0]`).
-fn idoms(n: usize, rpo: &[usize], preds: &[Vec<usize>]) -> Vec<Option<usize>> {
+fn idoms<'p>(n: usize, rpo: &[usize], preds: impl Fn(usize) -> &'p [usize]) -> Vec<Option<usize>> {
     let mut idom: Vec<Option<usize>> = vec![None; n];
     let Some(&entry) = rpo.first() else {
         return idom;
@@ -332,7 +360,7 @@ fn idoms(n: usize, rpo: &[usize], preds: &[Vec<usize>]) -> Vec<Option<usize>> {
         changed = false;
         for &b in rpo.iter().skip(1) {
             let mut new: Option<usize> = None;
-            for &p in &preds[b] {
+            for &p in preds(b) {
                 if index[p] == usize::MAX || idom[p].is_none() {
                     continue;
                 }

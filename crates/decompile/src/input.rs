@@ -155,7 +155,9 @@ impl CodeInput {
     /// 3.11+: the fast-local slots in order (locals and arguments, cells that are not arguments,
     /// free variables); before 3.11, the locals only.
     pub fn fast_names(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = self.varnames.iter().map(String::as_str).collect();
+        let mut out: Vec<&str> =
+            Vec::with_capacity(self.varnames.len() + self.cellvars.len() + self.freevars.len());
+        out.extend(self.varnames.iter().map(String::as_str));
         if self.version >= PyVersion::V3_11 {
             out.extend(
                 self.cellvars
@@ -168,11 +170,25 @@ impl CodeInput {
         out
     }
 
+    /// Slot `i` of [`Self::fast_names`], without building the list.
+    pub fn fast_name(&self, i: usize) -> Option<&str> {
+        if self.version >= PyVersion::V3_11 {
+            self.varnames
+                .iter()
+                .chain(self.cellvars.iter().filter(|c| !self.varnames.contains(c)))
+                .chain(self.freevars.iter())
+                .nth(i)
+                .map(String::as_str)
+        } else {
+            self.varnames.get(i).map(String::as_str)
+        }
+    }
+
     /// The name a cell/free-variable argument refers to (≤3.10: cells then frees; 3.11+: fast slots).
     pub fn deref_name(&self, arg: u32) -> Option<&str> {
         let i = usize::try_from(arg).ok()?;
         if self.version >= PyVersion::V3_11 {
-            self.fast_names().get(i).copied()
+            self.fast_name(i)
         } else {
             self.cellvars
                 .iter()
@@ -224,7 +240,11 @@ mod tests {
         let new = CodeInput::new(PyVersion::V3_11, parts()).expect("empty code decodes");
         assert_eq!(new.fast_names(), vec!["a", "b", "c", "d"]);
         assert_eq!(new.deref_name(3), Some("d"));
+        assert_eq!(new.fast_name(2), Some("c"));
+        assert_eq!(new.fast_name(4), None);
         let old = CodeInput::new(PyVersion::V3_10, parts()).expect("empty code decodes");
+        assert_eq!(old.fast_name(1), Some("b"));
+        assert_eq!(old.fast_name(2), None);
         assert_eq!(old.fast_names(), vec!["a", "b"]);
         assert_eq!(old.deref_name(1), Some("c"));
         assert_eq!(old.deref_name(2), Some("d"));

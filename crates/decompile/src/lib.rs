@@ -101,14 +101,16 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
     for ins in code.bytecode.instrs() {
         let name = ins.op.name;
         let Arg::Raw(raw) = ins.arg else { continue };
-        let slots: Vec<u32> = match name {
+        // (no allocation per instruction: one slot, or two for the 3.13+ pair forms)
+        let (pair, single) = ([raw >> 4, raw & 15], [raw]);
+        let slots: &[u32] = match name {
             "LOAD_FAST_LOAD_FAST"
             | "STORE_FAST_STORE_FAST"
             | "STORE_FAST_LOAD_FAST"
-            | "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => vec![raw >> 4, raw & 15],
-            _ => vec![raw],
+            | "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => &pair,
+            _ => &single,
         };
-        for (k, slot) in slots.into_iter().enumerate() {
+        for (k, &slot) in slots.iter().enumerate() {
             let Some(&n) = fast.get(slot as usize) else {
                 continue;
             };

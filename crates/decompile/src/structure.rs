@@ -543,14 +543,14 @@ impl<'a> Structurer<'a> {
 
     fn instrs(&self, b: usize) -> Vec<&'a Instr> {
         let items = &self.code.bytecode.items;
-        self.cfg.blocks[b]
-            .instrs
-            .iter()
-            .filter_map(|&i| match items.get(i) {
-                Some(Item::Instr(ins)) => Some(ins),
-                _ => None,
-            })
-            .collect()
+        let block = &self.cfg.blocks[b].instrs;
+        // (one allocation of the block's size, not a growing one)
+        let mut out = Vec::with_capacity(block.len());
+        out.extend(block.iter().filter_map(|&i| match items.get(i) {
+            Some(Item::Instr(ins)) => Some(ins),
+            _ => None,
+        }));
+        out
     }
 
     fn succ(&self, b: usize, kind: EdgeKind) -> Option<usize> {

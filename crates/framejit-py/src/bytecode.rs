@@ -15,11 +15,20 @@ use crate::errors::bytecode_error;
 
 /// The interpreter this module runs in.
 pub fn host_version(py: Python<'_>) -> PyResult<PyVersion> {
-    let minor: u8 = py
-        .import("sys")?
-        .getattr("version_info")?
-        .getattr("minor")?
-        .extract()?;
+    // (asked once: the interpreter a module runs in does not change; importing `sys` per call
+    // was a tenth of a small decompile)
+    static MINOR: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    let minor = match MINOR.get() {
+        Some(&m) => m,
+        None => {
+            let m: u8 = py
+                .import("sys")?
+                .getattr("version_info")?
+                .getattr("minor")?
+                .extract()?;
+            *MINOR.get_or_init(|| m)
+        }
+    };
     PyVersion::from_minor(minor)
         .ok_or_else(|| PyValueError::new_err(format!("Python 3.{minor} is not supported")))
 }

@@ -6,6 +6,7 @@ use framejit_decompile::ast::{Constant, Expr, StrValue};
 use framejit_decompile::exprs::FuncVal;
 use framejit_decompile::{CodeInput, CodeParts, Const};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyBytes, PyComplex, PyFloat, PyFrozenSet, PyInt, PyList, PySlice, PyString, PyTuple,
@@ -49,7 +50,8 @@ fn constant<'py>(
     } else if let Ok(b) = obj.cast::<PyBool>() {
         Constant::Bool(b.is_true())
     } else if obj.get_type().is(py.get_type::<PyInt>()) {
-        Constant::Int(obj.str()?.to_string())
+        // (str() of an int is ASCII digits: its UTF-8 view, without Display's formatting machinery)
+        Constant::Int(obj.str()?.to_cow()?.into_owned())
     } else if obj.get_type().is(py.get_type::<PyFloat>()) {
         Constant::Float(obj.extract()?)
     } else if let Ok(c) = obj.cast::<PyComplex>() {
@@ -60,14 +62,22 @@ fn constant<'py>(
     } else if let Ok(b) = obj.cast::<PyBytes>() {
         Constant::Bytes(b.as_bytes().to_vec())
     } else if let Ok(s) = obj.cast::<PyString>() {
-        let raw: Vec<u8> = s
-            .call_method1("encode", ("utf-32-le", "surrogatepass"))?
-            .extract()?;
-        Constant::Str(StrValue(
-            raw.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ))
+        // (code points, lone surrogates included; the UTF-8 view fails only on those)
+        let points: Vec<u32> = match s.to_cow() {
+            Ok(text) => text.chars().map(u32::from).collect(),
+            Err(_) => {
+                let raw: Vec<u8> = s
+                    .call_method1(
+                        intern!(py, "encode"),
+                        (intern!(py, "utf-32-le"), intern!(py, "surrogatepass")),
+                    )?
+                    .extract()?;
+                raw.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect()
+            }
+        };
+        Constant::Str(StrValue(points))
     } else if obj.get_type().is(py.get_type::<PyTuple>())
         || obj.get_type().is(py.get_type::<PyFrozenSet>())
     {
@@ -88,7 +98,11 @@ fn constant<'py>(
     } else if obj.get_type().is(py.get_type::<PySlice>()) {
         // 3.14 folds `a[1:]` into a slice constant: its parts are constants
         let mut parts = Vec::new();
-        for attr in ["start", "stop", "step"] {
+        for attr in [
+            intern!(py, "start"),
+            intern!(py, "stop"),
+            intern!(py, "step"),
+        ] {
             match constant(&obj.getattr(attr)?, version, opaque, depth + 1)? {
                 Const::Value(v @ (Constant::None | Constant::Int(_) | Constant::Str(_))) => {
                     parts.push(v)
@@ -101,14 +115,14 @@ fn constant<'py>(
             Err(_) => return Ok(Const::Value(Constant::Opaque(opaque.reference(obj)?))),
         };
         return Ok(Const::Slice(Box::new([a, b, c])));
-    } else if obj.hasattr("co_code")? {
+    } else if obj.hasattr(intern!(py, "co_code"))? {
         let mut code = code_input(obj, version, opaque)?;
         // (generated code may use it as a value; the table keeps only names the source uses)
         code.reference = Some(opaque.reference(obj)?);
         return Ok(Const::Code(Box::new(code)));
     } else if is_builtin(obj)? {
         // int, str, len, ...: by name, as a person would write them
-        Constant::Opaque(obj.getattr("__name__")?.extract()?)
+        Constant::Opaque(obj.getattr(intern!(py, "__name__"))?.extract()?)
     } else {
         Constant::Opaque(opaque.reference(obj)?)
     };
@@ -117,10 +131,13 @@ fn constant<'py>(
 
 /// Is `obj` the builtin of its own name (a builtin type or function)?
 fn is_builtin(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let Ok(name) = obj.getattr("__name__").and_then(|n| n.extract::<String>()) else {
+    let Ok(name) = obj
+        .getattr(intern!(obj.py(), "__name__"))
+        .and_then(|n| n.extract::<String>())
+    else {
         return Ok(false);
     };
-    let builtins = obj.py().import("builtins")?;
+    let builtins = obj.py().import(intern!(obj.py(), "builtins"))?;
     Ok(builtins.getattr(name.as_str()).is_ok_and(|b| b.is(obj)))
 }
 
@@ -132,8 +149,19 @@ fn expr_of(c: Const) -> Expr {
     }
 }
 
-fn strings(obj: &Bound<'_, PyAny>, attr: &str) -> PyResult<Vec<String>> {
-    obj.getattr(attr)?.extract()
+fn strings(obj: &Bound<'_, PyAny>, attr: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
+    let value = obj.getattr(attr)?;
+    // (a code object's name tuples: read item by item, without the generic sequence protocol)
+    if let Ok(t) = value.cast::<PyTuple>() {
+        if t.iter().all(|x| x.is_exact_instance_of::<PyString>()) {
+            let mut out = Vec::with_capacity(t.len());
+            for x in t.iter() {
+                out.push(x.cast::<PyString>()?.to_cow()?.into_owned());
+            }
+            return Ok(out);
+        }
+    }
+    value.extract()
 }
 
 /// `CodeInput` from anything with a code object's `co_*` attributes, of `version`.
@@ -142,26 +170,27 @@ fn code_input<'py>(
     version: PyVersion,
     opaque: &mut Opaque<'py>,
 ) -> PyResult<CodeInput> {
-    let co_code: Vec<u8> = code.getattr("co_code")?.extract()?;
+    let py = code.py();
+    let co_code: Vec<u8> = code.getattr(intern!(py, "co_code"))?.extract()?;
     let lt_attr = if version >= PyVersion::V3_10 {
-        "co_linetable"
+        intern!(py, "co_linetable")
     } else {
-        "co_lnotab"
+        intern!(py, "co_lnotab")
     };
     let linetable: Vec<u8> = code.getattr(lt_attr)?.extract()?;
     let exc: Vec<u8> = if version.has_exception_table() {
-        code.getattr("co_exceptiontable")?.extract()?
+        code.getattr(intern!(py, "co_exceptiontable"))?.extract()?
     } else {
         Vec::new()
     };
-    let name: String = code.getattr("co_name")?.extract()?;
+    let name: String = code.getattr(intern!(py, "co_name"))?.extract()?;
     let qualname: String = code
-        .getattr("co_qualname")
+        .getattr(intern!(py, "co_qualname"))
         .and_then(|q| q.extract())
         .unwrap_or_else(|_| name.clone());
-    let filename: String = code.getattr("co_filename")?.extract()?;
+    let filename: String = code.getattr(intern!(py, "co_filename"))?.extract()?;
     let mut consts = Vec::new();
-    for c in code.getattr("co_consts")?.try_iter()? {
+    for c in code.getattr(intern!(py, "co_consts"))?.try_iter()? {
         consts.push(constant(&c?, version, opaque, 0)?);
     }
     let parts = CodeParts {
@@ -169,20 +198,20 @@ fn code_input<'py>(
             code: &co_code,
             linetable: &linetable,
             exceptiontable: &exc,
-            first_line: code.getattr("co_firstlineno")?.extract()?,
+            first_line: code.getattr(intern!(py, "co_firstlineno"))?.extract()?,
         },
         name,
         qualname: qualname.clone(),
         filename: filename.clone(),
-        flags: code.getattr("co_flags")?.extract()?,
-        argcount: code.getattr("co_argcount")?.extract()?,
-        posonlyargcount: code.getattr("co_posonlyargcount")?.extract()?,
-        kwonlyargcount: code.getattr("co_kwonlyargcount")?.extract()?,
+        flags: code.getattr(intern!(py, "co_flags"))?.extract()?,
+        argcount: code.getattr(intern!(py, "co_argcount"))?.extract()?,
+        posonlyargcount: code.getattr(intern!(py, "co_posonlyargcount"))?.extract()?,
+        kwonlyargcount: code.getattr(intern!(py, "co_kwonlyargcount"))?.extract()?,
         consts,
-        names: strings(code, "co_names")?,
-        varnames: strings(code, "co_varnames")?,
-        cellvars: strings(code, "co_cellvars")?,
-        freevars: strings(code, "co_freevars")?,
+        names: strings(code, intern!(py, "co_names"))?,
+        varnames: strings(code, intern!(py, "co_varnames"))?,
+        cellvars: strings(code, intern!(py, "co_cellvars"))?,
+        freevars: strings(code, intern!(py, "co_freevars"))?,
     };
     CodeInput::new(version, parts).map_err(|e| bytecode_error(&e, Some(&qualname), Some(&filename)))
 }
@@ -212,7 +241,7 @@ pub fn decompile_code<'py>(
 ) -> PyResult<(String, Bound<'py, PyList>)> {
     let py = code.py();
     let version = match (code.cast::<CodeModel>(), minor) {
-        (Ok(m), _) => version_arg(m.getattr("version")?.extract::<(u8, u8)>()?.1)?,
+        (Ok(m), _) => version_arg(m.getattr(intern!(py, "version"))?.extract::<(u8, u8)>()?.1)?,
         (Err(_), Some(minor)) => version_arg(minor)?,
         (Err(_), None) => host_version(py)?,
     };
@@ -239,7 +268,7 @@ pub fn decompile_code<'py>(
         (annotations, &mut f.annotations),
     ] {
         if let Some(d) = src.filter(|d| !d.is_none()) {
-            for item in d.call_method0("items")?.try_iter()? {
+            for item in d.call_method0(intern!(d.py(), "items"))?.try_iter()? {
                 let (k, v): (String, Bound<'py, PyAny>) = item?.extract()?;
                 let c = constant(&v, version, &mut opaque, 0)?;
                 dst.push((k, expr_of(c)));

@@ -83,19 +83,34 @@ pub fn strip_generator_wrapper(code: &CodeInput, cfg: &mut Cfg) -> Vec<bool> {
 /// Post-dominators where an `async for` leaves its loop: through its header's exception edge to
 /// END_ASYNC_FOR, which is the loop's exit as FOR_ITER's jump is a `for` loop's.
 pub fn post_dominators(code: &CodeInput, cfg: &Cfg) -> Vec<Option<usize>> {
+    let first = |b: usize| {
+        cfg.blocks[b]
+            .instrs
+            .iter()
+            .find_map(|&i| match code.bytecode.items.get(i) {
+                Some(Item::Instr(ins)) => Some(ins.op.name),
+                _ => None,
+            })
+    };
+    let turned = |b: usize| match cfg.blocks[b].handler {
+        Some((h, _, _)) => first(b) == Some("GET_ANEXT") && first(h) == Some("END_ASYNC_FOR"),
+        None => false,
+    };
+    // (the graph is copied only where an `async for` is there to change)
+    let turn: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| turned(b)).collect();
+    if turn.is_empty() {
+        return cfg.post_dominators();
+    }
     let mut exits = cfg.clone();
     let mut changed = false;
-    for b in 0..exits.blocks.len() {
+    for b in turn {
         let Some((h, _, _)) = exits.blocks[b].handler else {
             continue;
         };
-        let header = names(code, cfg, b).first() == Some(&"GET_ANEXT");
-        if header && names(code, cfg, h).first() == Some(&"END_ASYNC_FOR") {
-            for e in exits.blocks[b].succs.iter_mut() {
-                if e.kind == EdgeKind::Exception && e.to == h {
-                    e.kind = EdgeKind::Jump;
-                    changed = true;
-                }
+        for e in exits.blocks[b].succs.iter_mut() {
+            if e.kind == EdgeKind::Exception && e.to == h {
+                e.kind = EdgeKind::Jump;
+                changed = true;
             }
         }
     }

@@ -775,7 +775,8 @@ impl<'a> Sim<'a> {
                 // names and constants kept for later (a generated prologue loads a value, then
                 // stores something else) do not change when this store runs, unless it stores
                 // one of those names; no second store follows as in a tuple assignment
-                let kept_for_later = !self.next_op.is_some_and(|n| n.starts_with("STORE_"))
+                let kept_for_later = !self.pair_store
+                    && !self.next_op.is_some_and(|n| n.starts_with("STORE_"))
                     && matches!(target, Expr::Name { .. })
                     && self.stack[self.entry_len..].iter().all(|v| match v {
                         Val::Expr(e @ (Expr::Name { .. } | Expr::Constant { .. })) => {
@@ -1230,6 +1231,12 @@ impl<'a> Sim<'a> {
                         },
                     )?;
                 } else {
+                    // (the load starts the next statement: its base is below the loaded value,
+                    // as it would be between two instructions)
+                    if self.stack.len() <= self.entry_len && self.group.is_none() {
+                        self.entry_len = self.stack.len();
+                        self.moves.clear();
+                    }
                     self.push(Expr::name(&second));
                 }
             }

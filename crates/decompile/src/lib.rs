@@ -645,6 +645,24 @@ pub(crate) fn fold_comprehension(
                 });
                 stmts = body;
             }
+            // `for y in [v]` in a comprehension (3.9+ compile it as the assignment `y = v`)
+            [Stmt::Assign { targets, value }, rest @ ..]
+                if targets.len() == 1 && !generators.is_empty() && !rest.is_empty() =>
+            {
+                if let Some(g) = generators.last_mut() {
+                    g.ifs.append(&mut ifs);
+                }
+                generators.push(Comprehension {
+                    target: targets[0].clone(),
+                    iter: Expr::List {
+                        elts: vec![value.clone()],
+                        ctx: ast::ExprContext::Load,
+                    },
+                    ifs: Vec::new(),
+                    is_async: false,
+                });
+                stmts = rest;
+            }
             [Stmt::If { test, body, orelse }] if orelse.is_empty() => {
                 ifs.push(test.clone());
                 stmts = body;

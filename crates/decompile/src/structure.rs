@@ -13,6 +13,7 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod inline_comp;
+mod legacy_layout;
 mod loop_exits;
 mod try_else;
 mod while_fold;
@@ -1418,11 +1419,16 @@ impl<'a> Structurer<'a> {
             // branch, but the arms' other ways still meet
             None => match self.arms_meet(b, fall, taken, lp) {
                 Some(m) => (Some(m), true),
+                // (≤3.9: `if c: raise` with no `else:`, as the layout says)
+                None if self.legacy_raise_without_else(fall, taken) => (Some(taken), true),
                 // (an arm that goes on to where the enclosing region stops ends there)
                 None if self.stop_reached(b, fall, taken).is_some() => {
                     (self.stop_reached(b, fall, taken), true)
                 }
                 None if fall <= taken => (Some(taken), true),
+                // (the taken arm goes back to the loop's header, where the body's end goes: the
+                // `if` ends the loop body, its body the arm laid out first)
+                None if self.legacy_taken_continues(taken, lp) => (Some(taken), true),
                 None => (Some(fall), false),
             },
         };

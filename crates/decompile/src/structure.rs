@@ -1425,6 +1425,10 @@ impl<'a> Structurer<'a> {
                 None if self.stop_reached(b, fall, taken).is_some() => {
                     (self.stop_reached(b, fall, taken), true)
                 }
+                // (≤3.9: `if c: raise  else: E`, as the dead jump past E says: E runs to the end)
+                None if self.legacy_raise_then_else(fall, taken, lp).is_some() => {
+                    (self.legacy_raise_then_else(fall, taken, lp).flatten(), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
@@ -1443,7 +1447,11 @@ impl<'a> Structurer<'a> {
         let mut orelse = self.arm_carry(taken, merge, base, kept, lp)?;
         let else_carry = self.stop_carry.take();
         let carry = self.merge_arm_values(then_carry, else_carry, &mut then, &mut orelse)?;
-        let tail = self.legacy_flatten_if(merge, &then, &mut orelse);
+        let tail = if self.legacy_raise_then_else(fall, taken, lp).is_some() {
+            Vec::new()
+        } else {
+            self.legacy_flatten_if(merge, &then, &mut orelse)
+        };
         let test = fall_test(test, jump_if);
         if !tail.is_empty() {
             out.push(Stmt::If {

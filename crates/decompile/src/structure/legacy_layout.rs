@@ -32,4 +32,41 @@ impl Structurer<'_> {
             .last()
             .is_some_and(|i| i.op.name == "RAISE_VARARGS")
     }
+
+    /// `if c: B  else: E` whose body B, laid out first, ends by raising: the jump past E the
+    /// compiler writes after the raise is there, dead, right before E (3.9 keeps it, and
+    /// legacy_layout38 keeps it for 3.8). Where the arms never meet: `Some(merge)`, E being the
+    /// `else:` and the statement ending where that jump goes (where E goes on to it; else E runs to
+    /// its own end, `Some(None)`). `None`: not that layout.
+    pub(super) fn legacy_raise_then_else(
+        &self,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<Option<usize>> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall + 2 > taken {
+            return None;
+        }
+        let (jump, raise) = (taken - 1, taken - 2);
+        let dead_jump = self.cfg.blocks[jump].preds.is_empty()
+            && matches!(
+                self.instrs(jump)[..],
+                [j] if matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
+            );
+        let raises = !self.cfg.blocks[raise].preds.is_empty()
+            && self
+                .instrs(raise)
+                .last()
+                .is_some_and(|i| i.op.name == "RAISE_VARARGS");
+        if !dead_jump || !raises {
+            return None;
+        }
+        let end = self.succ(jump, crate::flow::EdgeKind::Jump);
+        // (E goes on to it, not around the loop)
+        let reached = |t: usize| {
+            let walls = [Some(t), lp.map(|c| c.header), lp.and_then(|c| c.exit)];
+            self.reach_within(taken, &walls)[t]
+        };
+        Some(end.filter(|&t| (t > taken && reached(t)) || self.loop_edge(t, lp)))
+    }
 }

@@ -2,8 +2,8 @@
 
 use framejit_bytecode::{Bytecode, Item};
 
-/// The jump past an `else:` the compiler writes after an `if` body ending in `raise` (3.9 keeps it
-/// too): dead, but it tells `if c: raise E` followed by code apart from `if c: raise E  else: ...`
+/// The jump past an `else:` the compiler writes after an `if` body ending in `raise`, `continue`
+/// or `break` (3.9 keeps it too): dead, but it tells `if c: raise E` followed by code apart from `if c: raise E  else: ...`
 /// (structure/legacy_layout.rs).
 pub(crate) fn keep_jump_after_raise(bc: &Bytecode, live: &mut [bool]) {
     for i in 1..bc.items.len().min(live.len()) {
@@ -12,7 +12,10 @@ pub(crate) fn keep_jump_after_raise(bc: &Bytecode, live: &mut [bool]) {
         };
         if live[i - 1]
             && !live[i]
-            && prev.op.name == "RAISE_VARARGS"
+            && matches!(
+                prev.op.name,
+                "RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD"
+            )
             && matches!(ins.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
         {
             live[i] = true;

@@ -1413,6 +1413,14 @@ impl<'a> Structurer<'a> {
         // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
         // (inside a loop, arms that leave by `continue` / `break` meet where the others do)
         let local = lp.and_then(|ctx| self.loop_merge(b, fall, taken, ctx));
+        // (≤3.9: the dead jump past an `else:` says where the statement ends, before any join)
+        let layout = self.legacy_raise_then_else(fall, taken, lp);
+        let layout = layout.filter(|&m| self.ipdom[b].is_none() || self.ipdom[b] == m);
+        let local = if layout.is_some() {
+            layout.flatten()
+        } else {
+            local
+        };
         let (merge, fall_first) = match local.or(self.ipdom[b]) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the

@@ -33,7 +33,7 @@ impl Structurer<'_> {
             .is_some_and(|i| i.op.name == "RAISE_VARARGS")
     }
 
-    /// `if c: B  else: E` whose body B, laid out first, ends by raising: the jump past E the
+    /// `if c: B  else: E` whose body B, laid out first, ends by raising (or jumping): the jump past E the
     /// compiler writes after the raise is there, dead, right before E (3.9 keeps it, and
     /// legacy_layout38 keeps it for 3.8). Where the arms never meet: `Some(merge)`, E being the
     /// `else:` and the statement ending where that jump goes (where E goes on to it; else E runs to
@@ -53,11 +53,15 @@ impl Structurer<'_> {
                 self.instrs(jump)[..],
                 [j] if matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
             );
+        // (or leaves by `continue` / `break`: the jump past E is dead after theirs too; only
+        // after a `return` the peephole optimizer removes it)
         let raises = !self.cfg.blocks[raise].preds.is_empty()
-            && self
-                .instrs(raise)
-                .last()
-                .is_some_and(|i| i.op.name == "RAISE_VARARGS");
+            && self.instrs(raise).last().is_some_and(|i| {
+                matches!(
+                    i.op.name,
+                    "RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD"
+                )
+            });
         if !dead_jump || !raises {
             return None;
         }

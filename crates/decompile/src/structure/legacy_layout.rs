@@ -73,4 +73,23 @@ impl Structurer<'_> {
         };
         Some(end.filter(|&t| (t > taken && reached(t)) || self.loop_edge(t, lp)))
     }
+
+    /// The end of a ≤3.9 try statement with except clauses, found on its normal path `reference`
+    /// (`e` its first block) when no clause's post-dominator chain meets it: where `e` is only the
+    /// jump the compiler writes after the body's POP_BLOCK, the clauses' own way out (POP_EXCEPT;
+    /// JUMP_FORWARD) goes straight to its target, the same point of the code. The clauses stop
+    /// there, not after running into it.
+    pub(super) fn legacy_exit_jump(&self, e: usize, reference: &[usize]) -> usize {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return e;
+        }
+        let lone_jump = matches!(
+            self.instrs(e)[..],
+            [j] if matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
+        );
+        match (lone_jump, self.succ(e, crate::flow::EdgeKind::Jump)) {
+            (true, Some(t)) if reference.get(1) == Some(&t) => t,
+            _ => e,
+        }
+    }
 }

@@ -2280,7 +2280,11 @@ impl<'a> Structurer<'a> {
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
-            None => (None, self.main_exit(&exits)),
+            None => (
+                None,
+                self.legacy_header_exit(header, &exits)
+                    .or_else(|| self.main_exit(&exits)),
+            ),
         };
         let ctx = LoopCtx {
             header,

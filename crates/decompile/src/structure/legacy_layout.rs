@@ -92,4 +92,19 @@ impl Structurer<'_> {
             _ => e,
         }
     }
+
+    /// ≤3.9 tests a `while` loop at its top: where the loop's header block ends with a conditional
+    /// jump out of the loop, that is the loop's own exit (where `while c:` goes when c is false),
+    /// not another way out of the body (`return` inside an `if`), whichever comes first.
+    pub(super) fn legacy_header_exit(&self, header: usize, exits: &[usize]) -> Option<usize> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return None;
+        }
+        let conditional = self
+            .instrs(header)
+            .last()
+            .is_some_and(|i| matches!(i.op.name, "POP_JUMP_IF_FALSE" | "POP_JUMP_IF_TRUE"));
+        let target = self.succ(header, crate::flow::EdgeKind::Jump)?;
+        (conditional && exits.contains(&target)).then_some(target)
+    }
 }

@@ -95,7 +95,7 @@ impl Structurer<'_> {
 
     /// ≤3.9 tests a `while` loop at its top: where the loop's header block ends with a conditional
     /// jump out of the loop, that is the loop's own exit (where `while c:` goes when c is false),
-    /// not another way out of the body (`return` inside an `if`), whichever comes first.
+    /// not another way out of the body (`return` inside an `if`) that comes first in code order.
     pub(super) fn legacy_header_exit(&self, header: usize, exits: &[usize]) -> Option<usize> {
         if self.code.version > framejit_bytecode::PyVersion::V3_9 {
             return None;
@@ -105,6 +105,13 @@ impl Structurer<'_> {
             .last()
             .is_some_and(|i| matches!(i.op.name, "POP_JUMP_IF_FALSE" | "POP_JUMP_IF_TRUE"));
         let target = self.succ(header, crate::flow::EdgeKind::Jump)?;
-        (conditional && exits.contains(&target)).then_some(target)
+        // (where most ways out go elsewhere, `while c: B else: E` with its breaks past E, the
+        // general choice stands)
+        let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
+        let to = self.resolve_jumps(target);
+        let elsewhere = places
+            .iter()
+            .any(|&p| p != to && places.iter().filter(|&&q| q == p).count() > 1);
+        (conditional && !elsewhere && exits.contains(&target)).then_some(target)
     }
 }

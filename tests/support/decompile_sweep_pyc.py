@@ -1,14 +1,23 @@
 """The decompile sweep for a version whose interpreter cannot import framejit (3.8): its stdlib as .pyc
 files (tests/support/compile_stdlib.py), decompiled here, compiled and compared there.
 
-    python decompile_sweep_pyc.py decompile PYC_DIR WORK_DIR [--limit N]   (an interpreter with framejit)
+    python decompile_sweep_pyc.py decompile PYC_DIR WORK_DIR [--limit N] [--standalone]   (with framejit)
     python3.8 decompile_sweep_pyc.py compare WORK_DIR [--diffs]             (the .pyc's own interpreter)
 
 The first half decompiles every code object of every .pyc on its own and writes the sources and a
 manifest (file, index of the code object in a pre-order walk, or the refusal) to WORK_DIR. The second
-half loads the .pyc with marshal, finds each code object again, compiles the source as
-decompile_sweep.py does and compares instruction sequences with decompile_sweep.normalized. It prints
-the same JSON summary as decompile_sweep.py.
+half loads the .pyc with marshal, finds each code object again, compiles the source and compares
+instruction sequences with decompile_sweep.normalized. It prints the same JSON summary as
+decompile_sweep.py.
+
+Default, as decompile_sweep.py's default: "in context". Functions, class bodies and modules are
+decompiled; comprehensions, generator expressions and lambdas are not decompiled on their own but
+compared through the code object whose source holds them (they count with it: refused, not
+compiling or compared one by one). The source is compiled inside a skeleton of the original's
+enclosing scopes (decompile_sweep.in_context, built from the original code objects: cells for free
+variables, a class for `__class__`, the module's import-bound names), the recompiled counterpart is
+located by name and compared instruction by instruction, each inline code object with its
+counterpart at the same place. --standalone: every code object compiled on its own (the old mode).
 """
 
 from __future__ import annotations
@@ -40,7 +49,12 @@ def pyc_files(root: str) -> list:
     return out
 
 
-def decompile_half(pyc_dir: str, work: str, limit: int) -> None:
+# the code objects whose source is part of their parent's (decompile_sweep.INLINE; 3.8 has no
+# type-parameter scopes or generated __annotate__ functions)
+INLINE = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>")
+
+
+def decompile_half(pyc_dir: str, work: str, limit: int, standalone: bool) -> None:
     from framejit import DecompileError, decompile
     from framejit.pyc import CodeModel, load_pyc
 
@@ -63,6 +77,8 @@ def decompile_half(pyc_dir: str, work: str, limit: int) -> None:
             manifest.append({"pyc": path, "index": -1, "error": "load: " + str(e)[:200]})
             continue
         for k, c in enumerate(codes):
+            if not standalone and c.co_name in INLINE:
+                continue  # compared through its parent's source
             entry = {"pyc": path, "index": k, "name": c.co_name}
             try:
                 source = decompile(c)
@@ -75,7 +91,7 @@ def decompile_half(pyc_dir: str, work: str, limit: int) -> None:
                 entry["source"] = src
             manifest.append(entry)
     with open(os.path.join(work, "manifest.json"), "w") as fh:
-        json.dump(manifest, fh)
+        json.dump({"mode": "standalone" if standalone else "context", "entries": manifest}, fh)
     print(json.dumps({"code_objects": len(manifest), "work": work}))
 
 
@@ -84,7 +100,7 @@ def compare_half(work: str, diffs_wanted: bool) -> None:
     # are used, so a stand-in module is enough
     sys.modules.setdefault("framejit", types.SimpleNamespace(DecompileError=Exception, decompile=None))
     sys.path.insert(0, HERE)
-    from decompile_sweep import normalized, recompiled
+    from decompile_sweep import module_imports, normalized, recompiled
 
     def tree(code) -> list:
         out = [code]
@@ -96,22 +112,28 @@ def compare_half(work: str, diffs_wanted: bool) -> None:
     warnings.simplefilter("ignore")
     with open(os.path.join(work, "manifest.json")) as fh:
         manifest = json.load(fh)
+    context = manifest.get("mode") == "context"
+    manifest = manifest["entries"]
     stats = collections.Counter()
     reasons = collections.Counter()
     diffs = collections.Counter()
     cache: dict = {}
     t0 = time.process_time()
     for e in manifest:
+        if e["index"] >= 0 and e["pyc"] not in cache:
+            with open(e["pyc"], "rb") as fh:
+                codes = tree(marshal.loads(fh.read()[16:]))
+            cache = {e["pyc"]: (codes, module_imports(codes[0]))}
+        if context and e["index"] >= 0:
+            compare_in_context(e, *cache[e["pyc"]], stats, reasons, diffs if diffs_wanted else None)
+            continue
         stats["code_objects"] += 1
         if "error" in e:
             stats["decompile_error"] += 1
             reasons["decompile: " + e["error"]] += 1
             continue
         stats["decompiled"] += 1
-        if e["pyc"] not in cache:
-            with open(e["pyc"], "rb") as fh:
-                cache = {e["pyc"]: tree(marshal.loads(fh.read()[16:]))}
-        original = cache[e["pyc"]][e["index"]]
+        original = cache[e["pyc"]][0][e["index"]]
         with open(e["source"], encoding="utf-8") as fh:
             source = fh.read()
         try:
@@ -134,18 +156,78 @@ def compare_half(work: str, diffs_wanted: bool) -> None:
         else:
             stats["different"] += 1
             if diffs_wanted:
-                k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-                pair = (a[k][0] if k < len(a) else "END") + " -> " + (b[k][0] if k < len(b) else "END")
-                diffs[pair] += 1
+                diffs[first_difference(a, b)] += 1
     stats["cpu_seconds"] = round(time.process_time() - t0, 2)
     print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25),
                       "diffs": diffs.most_common(25)}))
 
 
+def first_difference(a: list, b: list) -> str:
+    k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return (a[k][0] if k < len(a) else "END") + " -> " + (b[k][0] if k < len(b) else "END")
+
+
+def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diffs) -> None:
+    """decompile_sweep.context_mode for one manifest entry: the code object and its inline children
+    (comprehensions, lambdas) count together; the source is compiled in a skeleton of the original's
+    scopes, and each code object is identical only when its recompiled counterpart (found by name,
+    inline children by position) has the same normalized instructions."""
+    from decompile_sweep import find_named, in_context, inline_children, normalized
+
+    original = codes[e["index"]]
+    group = [original] + inline_children(original)
+    stats["code_objects"] += len(group)
+    if "error" in e:
+        stats["decompile_error"] += len(group)
+        reasons["decompile: " + e["error"]] += len(group)
+        return
+    with open(e["source"], encoding="utf-8") as fh:
+        source = fh.read()
+    module = original.co_name == "<module>"
+    try:
+        tree_ = in_context(original, source, set() if module else imported)
+        again_module = compile(tree_, original.co_filename, "exec", flags=original.co_flags & FUTURE_FLAGS,
+                               dont_inherit=True)
+    except SyntaxError as err:
+        stats["syntax_error"] += len(group)
+        reasons["syntax: " + reason(str(err))] += len(group)
+        return
+    if module:
+        again = again_module
+    else:
+        again = find_named([k for k in tree_of(again_module) if not k.co_name.startswith("__framejit_ctx")],
+                           original.co_name)
+    if again is None:
+        stats["not_found"] += len(group)
+        return
+    again_group = [again] + inline_children(again)
+    for k, a in enumerate(group):
+        b = again_group[k] if k < len(again_group) else None
+        x = normalized(a)
+        y = normalized(b) if b is not None and b.co_name == a.co_name else None
+        if x == y:
+            stats["identical"] += 1
+            continue
+        stats["different"] += 1
+        if diffs is not None:
+            diffs["<inline code missing>" if y is None else first_difference(x, y)] += 1
+
+
+FUTURE_FLAGS = __import__("__future__").annotations.compiler_flag
+
+
+def tree_of(code) -> list:
+    out = [code]
+    for k in code.co_consts:
+        if isinstance(k, types.CodeType):
+            out.extend(tree_of(k))
+    return out
+
+
 def main() -> None:
     if len(sys.argv) >= 4 and sys.argv[1] == "decompile":
         limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
-        decompile_half(sys.argv[2], sys.argv[3], limit)
+        decompile_half(sys.argv[2], sys.argv[3], limit, "--standalone" in sys.argv)
     elif len(sys.argv) >= 3 and sys.argv[1] == "compare":
         compare_half(sys.argv[2], "--diffs" in sys.argv)
     else:

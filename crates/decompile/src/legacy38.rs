@@ -373,6 +373,7 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
             live[b] = true;
         }
     }
+    crate::legacy_layout38::keep_jump_after_raise(bc, &mut live);
     // labels no jump goes to (copies' own, those of removed code) would split blocks for nothing
     let targets: Vec<Label> = bc
         .items

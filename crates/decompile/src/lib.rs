@@ -15,6 +15,7 @@ pub mod flow;
 mod inlined_calls;
 pub mod input;
 mod legacy38;
+mod legacy_layout38;
 pub mod printer;
 pub mod structure;
 

@@ -13,6 +13,7 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod inline_comp;
+mod legacy_layout;
 mod loop_else;
 mod loop_exits;
 mod try_else;
@@ -1458,17 +1459,34 @@ impl<'a> Structurer<'a> {
             })
         };
         let ipdom = self.ipdom[b].filter(|&m| !beyond(m));
+        // (≤3.9: the dead jump past an `else:` says where the statement ends, before any join)
+        let layout = self.legacy_raise_then_else(fall, taken, lp);
+        let layout = layout.filter(|&m| ipdom.is_none() || ipdom == m);
+        let local = if layout.is_some() {
+            layout.flatten()
+        } else {
+            local
+        };
         let (merge, fall_first) = match local.or(ipdom) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
             // branch, but the arms' other ways still meet
             None => match self.arms_meet(b, fall, taken, lp) {
                 Some(m) => (Some(m), true),
+                // (≤3.9: `if c: raise` with no `else:`, as the layout says)
+                None if self.legacy_raise_without_else(fall, taken) => (Some(taken), true),
                 // (an arm that goes on to where the enclosing region stops ends there)
                 None if self.stop_reached(b, fall, taken).is_some() => {
                     (self.stop_reached(b, fall, taken), true)
                 }
+                // (≤3.9: `if c: raise  else: E`, as the dead jump past E says: E runs to the end)
+                None if self.legacy_raise_then_else(fall, taken, lp).is_some() => {
+                    (self.legacy_raise_then_else(fall, taken, lp).flatten(), true)
+                }
                 None if fall <= taken => (Some(taken), true),
+                // (the taken arm goes back to the loop's header, where the body's end goes: the
+                // `if` ends the loop body, its body the arm laid out first)
+                None if self.legacy_taken_continues(taken, lp) => (Some(taken), true),
                 None => (Some(fall), false),
             },
         };
@@ -1483,7 +1501,11 @@ impl<'a> Structurer<'a> {
         let mut orelse = self.arm_carry(taken, merge, base, kept, lp)?;
         let else_carry = self.stop_carry.take();
         let carry = self.merge_arm_values(then_carry, else_carry, &mut then, &mut orelse)?;
-        let tail = self.legacy_flatten_if(merge, &then, &mut orelse);
+        let tail = if self.legacy_raise_then_else(fall, taken, lp).is_some() {
+            Vec::new()
+        } else {
+            self.legacy_flatten_if(merge, &then, &mut orelse)
+        };
         let test = fall_test(test, jump_if);
         if !tail.is_empty() {
             out.push(Stmt::If {
@@ -2322,7 +2344,11 @@ impl<'a> Structurer<'a> {
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),
-            None => (None, self.main_exit(&exits)),
+            None => (
+                None,
+                self.legacy_header_exit(header, &exits)
+                    .or_else(|| self.main_exit(&exits)),
+            ),
         };
         let ctx = LoopCtx {
             header,

@@ -69,7 +69,7 @@ impl Structurer<'_> {
 
     /// The blocks reached from `start` by normal edges without going past any of `walls` (a wall
     /// reached is marked, not gone through; `start` itself is gone through).
-    fn reach_within(&self, start: usize, walls: &[Option<usize>]) -> Vec<bool> {
+    pub(super) fn reach_within(&self, start: usize, walls: &[Option<usize>]) -> Vec<bool> {
         let n = self.cfg.blocks.len();
         let mut seen = vec![false; n];
         let mut todo = vec![start];

@@ -43,10 +43,11 @@ pub(super) fn fold(stmt: &mut Stmt) {
     else {
         return;
     };
+    // (or with an `if` whose every arm leaves: `if d: return x  else: continue`)
     let leaves = matches!(
         b.last(),
         Some(Stmt::Continue | Stmt::Break | Stmt::Return { .. } | Stmt::Raise { .. })
-    );
+    ) || b.last().is_some_and(super::arms_leave);
     let rest = &body[1..body.len() - 1];
     if !leaves || o.iter().chain(rest).any(loop_exit) {
         return;
@@ -54,6 +55,8 @@ pub(super) fn fold(stmt: &mut Stmt) {
     let mut new_body = b.clone();
     if new_body.last() == Some(&Stmt::Continue) {
         new_body.pop();
+        super::strip_tail_continue(&mut new_body);
+    } else if matches!(new_body.last(), Some(Stmt::If { .. })) {
         super::strip_tail_continue(&mut new_body);
     }
     if new_body.is_empty() {

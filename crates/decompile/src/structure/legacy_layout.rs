@@ -1,0 +1,117 @@
+//! 3.8 / 3.9 jump layouts: where the compiler's own layout, not a join of the arms, says where an
+//! `if` statement ends.
+
+use super::{LoopCtx, Structurer};
+
+impl Structurer<'_> {
+    /// A branch whose arms never meet, the taken arm going straight back to the loop's header: the
+    /// `if` is the last statement of the loop body (the body's closing jump to the header is where
+    /// the false arm goes, threaded by the peephole optimizer) and its body, laid out first, leaves.
+    /// `if c: return x` at the end of a loop body, not `if not c: continue` followed by `return x`
+    /// (which compiles a jump of its own to the header).
+    pub(super) fn legacy_taken_continues(&self, taken: usize, lp: Option<&LoopCtx>) -> bool {
+        self.code.version <= framejit_bytecode::PyVersion::V3_9
+            && lp.is_some_and(|c| c.header == taken)
+    }
+
+    /// `if c: B` whose body B, laid out first, ends by raising and whose arms never meet: the
+    /// compiler writes a jump past the `else:` after the body's last instruction even when that is
+    /// a `raise` (only a `return` loses it), so where the raise is the last instruction before the
+    /// taken arm there was no `else:` and the taken arm is the code after the statement. (Where
+    /// the jump is there, dead, the taken arm is the `else:`.) Both read the same: B never comes
+    /// back.
+    pub(super) fn legacy_raise_without_else(&self, fall: usize, taken: usize) -> bool {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall >= taken {
+            return false;
+        }
+        let before = taken - 1;
+        if before < fall || self.cfg.blocks[before].preds.is_empty() {
+            return false;
+        }
+        self.instrs(before)
+            .last()
+            .is_some_and(|i| i.op.name == "RAISE_VARARGS")
+    }
+
+    /// `if c: B  else: E` whose body B, laid out first, ends by raising (or jumping): the jump past E the
+    /// compiler writes after the raise is there, dead, right before E (3.9 keeps it, and
+    /// legacy_layout38 keeps it for 3.8). Where the arms never meet: `Some(merge)`, E being the
+    /// `else:` and the statement ending where that jump goes (where E goes on to it; else E runs to
+    /// its own end, `Some(None)`). `None`: not that layout.
+    pub(super) fn legacy_raise_then_else(
+        &self,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<Option<usize>> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall + 2 > taken {
+            return None;
+        }
+        let (jump, raise) = (taken - 1, taken - 2);
+        let dead_jump = self.cfg.blocks[jump].preds.is_empty()
+            && matches!(
+                self.instrs(jump)[..],
+                [j] if matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
+            );
+        // (or leaves by `continue` / `break`: the jump past E is dead after theirs too; only
+        // after a `return` the peephole optimizer removes it)
+        let raises = !self.cfg.blocks[raise].preds.is_empty()
+            && self.instrs(raise).last().is_some_and(|i| {
+                matches!(
+                    i.op.name,
+                    "RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD"
+                )
+            });
+        if !dead_jump || !raises {
+            return None;
+        }
+        let end = self.succ(jump, crate::flow::EdgeKind::Jump);
+        // (E goes on to it, not around the loop)
+        let reached = |t: usize| {
+            let walls = [Some(t), lp.map(|c| c.header), lp.and_then(|c| c.exit)];
+            self.reach_within(taken, &walls)[t]
+        };
+        Some(end.filter(|&t| (t > taken && reached(t)) || self.loop_edge(t, lp)))
+    }
+
+    /// The end of a ≤3.9 try statement with except clauses, found on its normal path `reference`
+    /// (`e` its first block) when no clause's post-dominator chain meets it: where `e` is only the
+    /// jump the compiler writes after the body's POP_BLOCK, the clauses' own way out (POP_EXCEPT;
+    /// JUMP_FORWARD) goes straight to its target, the same point of the code. The clauses stop
+    /// there, not after running into it.
+    pub(super) fn legacy_exit_jump(&self, e: usize, reference: &[usize]) -> usize {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return e;
+        }
+        let lone_jump = matches!(
+            self.instrs(e)[..],
+            [j] if matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
+        );
+        match (lone_jump, self.succ(e, crate::flow::EdgeKind::Jump)) {
+            (true, Some(t)) if reference.get(1) == Some(&t) => t,
+            _ => e,
+        }
+    }
+
+    /// ≤3.9 tests a `while` loop at its top: where the loop's header block ends with a conditional
+    /// jump out of the loop, that is the loop's own exit (where `while c:` goes when c is false),
+    /// not another way out of the body (`return` inside an `if`) that comes first in code order.
+    pub(super) fn legacy_header_exit(&self, header: usize, exits: &[usize]) -> Option<usize> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return None;
+        }
+        let conditional = self
+            .instrs(header)
+            .last()
+            .is_some_and(|i| matches!(i.op.name, "POP_JUMP_IF_FALSE" | "POP_JUMP_IF_TRUE"));
+        let target = self.succ(header, crate::flow::EdgeKind::Jump)?;
+        // (where most ways out go elsewhere, `while c: B else: E` with its breaks past E, the
+        // general choice stands)
+        let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
+        let to = self.resolve_jumps(target);
+        let elsewhere = places
+            .iter()
+            .any(|&p| p != to && places.iter().filter(|&&q| q == p).count() > 1);
+        (conditional && !elsewhere && exits.contains(&target)).then_some(target)
+    }
+}

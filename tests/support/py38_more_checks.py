@@ -1,0 +1,226 @@
+"""CPython 3.8 jump layouts read back as written (tests/test_decompile_py38_more.py): an `if` whose
+body raises, with or without `else:` (the dead jump past an `else:` the compiler leaves after a
+`raise` / `continue`), an `if` ending a loop body whose body leaves (its false arm jumps straight
+back to the loop's header), and except clauses that may re-raise (no join of the clauses with the
+normal path). 3.8 cannot import framejit: the cases are compiled there, decompiled by an
+interpreter that can, and compiled, compared and run under 3.8 again.
+
+    python3.8 py38_more_checks.py pyc OUT.pyc              write the cases as a .pyc
+    python py38_more_checks.py decompile X.pyc OUT.json    (with framejit) decompile the f_* functions
+    python3.8 py38_more_checks.py compare OUT.json         compile, compare instructions, run both
+
+Each f_* function takes (x, log) and is run on several x, some of which make risky() raise; the
+results, exceptions (type, message) and the side-effect log must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+if "framejit" not in sys.modules and sys.version_info < (3, 9):
+    # only decompile_sweep's comparison helpers are used under 3.8
+    sys.modules["framejit"] = types.SimpleNamespace(DecompileError=Exception, decompile=None)
+from decompile_sweep import normalized, recompiled  # noqa: E402
+
+SOURCE = '''
+def risky(x, log):
+    log.append(("risky", x))
+    if x == 1:
+        raise KeyError(x)
+    if x == 2:
+        raise OSError(2, "two")
+    return x * 10
+
+def f_raise_no_else(x, log):
+    if x < 5:
+        if x == 1:
+            raise KeyError(x)
+        log.append("small")
+    if x > 2:
+        log.append("big")
+    return x
+
+def f_raise_else(x, log):
+    if x == 1:
+        raise KeyError(x)
+    else:
+        log.append("else")
+    return x + 1
+
+def f_raise_else_nested(x, log):
+    if x:
+        if x == 3:
+            raise ValueError(x)
+        else:
+            x = x * 2
+        log.append(x)
+        return x
+    return -1
+
+def f_raise_else_at_end(x, log):
+    if x == 4:
+        raise ValueError("four")
+    else:
+        log.append(x)
+
+def f_loop_if_return(x, log):
+    for i in range(x):
+        log.append(i)
+        if i not in (0, 1, 2, 3):
+            return False
+    return True
+
+def f_loop_if_raise(x, log):
+    for i in range(x):
+        if i > 4:
+            raise IndexError(i)
+    return x
+
+def f_while_if_return(x, log):
+    n = 0
+    while n < x:
+        n += 1
+        if n == 5:
+            return "five"
+    return n
+
+def f_loop_raise_else(x, log):
+    out = []
+    for i in range(x):
+        if i == 5:
+            raise ValueError(i)
+        else:
+            out.append(i)
+    return out
+
+def f_loop_continue_else(x, log):
+    out = []
+    for i in range(x):
+        if i == 1:
+            out.append(i)
+        elif i % 2:
+            continue
+        else:
+            log.append(i)
+    return out
+
+def f_except_may_raise(x, log):
+    try:
+        risky(x, log)
+    except KeyError:
+        if x == 1:
+            raise
+    log.append("after")
+
+def f_except_as_may_raise(x, log):
+    if x is not None:
+        try:
+            risky(x, log)
+        except OSError as why:
+            if why.args[0] not in (1, 3):
+                raise
+
+def f_except_two_may_raise(x, log):
+    try:
+        v = risky(x, log)
+    except KeyError:
+        if x > 5:
+            raise
+        v = "k"
+    except OSError:
+        if x == 2:
+            raise
+        v = "o"
+    return v
+
+def f_except_loop_may_raise(x, log):
+    for i in range(x):
+        try:
+            risky(i, log)
+        except KeyError:
+            if x == 3:
+                raise
+    return x
+'''
+
+INPUTS = [0, 1, 2, 3, 4, 5, 7]
+
+
+def run(fn, arg):
+    log = []
+    try:
+        result = fn(arg, log)
+        out = ("ok", repr(result))
+    except BaseException as e:  # noqa: BLE001 - the exception is the result
+        out = ("raised", type(e).__name__, str(e))
+    return out, repr(log)
+
+
+def cases() -> dict:
+    ns: dict = {"__name__": "py38_more_cases"}
+    exec(compile(SOURCE, "py38_more_cases", "exec"), ns)
+    return ns
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    if mode == "pyc":
+        import py_compile
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "py38_more_cases.py")
+            with open(src, "w") as fh:
+                fh.write(SOURCE)
+            py_compile.compile(src, cfile=sys.argv[2], doraise=True)
+        print(json.dumps({"pyc": sys.argv[2]}))
+    elif mode == "decompile":
+        from framejit import DecompileError, decompile
+        from framejit.pyc import CodeModel, load_pyc
+
+        out = {}
+        for c in load_pyc(sys.argv[2]).code.co_consts:
+            if isinstance(c, CodeModel) and c.co_name.startswith("f_"):
+                try:
+                    out[c.co_name] = decompile(c)
+                except DecompileError as e:
+                    out[c.co_name] = {"error": str(e)}
+        with open(sys.argv[3], "w") as fh:
+            json.dump(out, fh)
+        print(json.dumps({"functions": len(out)}))
+    elif mode == "compare":
+        with open(sys.argv[2]) as fh:
+            sources = json.load(fh)
+        ns = cases()
+        rows = []
+        for name, fn in ns.items():
+            if not name.startswith("f_"):
+                continue
+            row = {"name": name}
+            source = sources.get(name)
+            if not isinstance(source, str):
+                row["error"] = (source or {}).get("error", "missing")
+                rows.append(row)
+                continue
+            row["source"] = source
+            again = recompiled(fn.__code__, source)
+            row["same_instructions"] = again is not None and normalized(again) == normalized(fn.__code__)
+            fn2 = types.FunctionType(again, ns, name)
+            row["runs"], row["raised"], row["mismatches"] = len(INPUTS), 0, []
+            for arg in INPUTS:
+                a, b = run(fn, arg), run(fn2, arg)
+                row["raised"] += a[0][0] == "raised"
+                if a != b:
+                    row["mismatches"].append({"input": arg, "original": a, "decompiled": b})
+            rows.append(row)
+        print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "rows": rows}))
+    else:
+        sys.exit(__doc__)
+
+
+main()

@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod copied_blocks;
 mod coroutine;
 mod dup_tail;
 mod except_exit;
@@ -958,8 +959,9 @@ impl<'a> Structurer<'a> {
                     let covered = self.covered_by(b, h);
                     let top_level = self.try_depth.last() == Some(&self.nesting);
                     // (a block of NOPs, such as the line marker of a nested `try:`, is no code of
-                    // its own)
-                    let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
+                    // its own, unless it leads out of the range: the next statement's line)
+                    let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP")
+                        && self.marker_inside_body(b, h);
                     // (spill mode: generated code leaves a try body with values kept)
                     !covered
                         && (carry.is_empty() || self.code.spill.get())
@@ -2258,7 +2260,7 @@ impl<'a> Structurer<'a> {
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
-            None => (None, self.main_exit(&exits)),
+            None => (None, self.loop_exit(header, &lp.body, &exits)),
         };
         let ctx = LoopCtx {
             header,

@@ -1,0 +1,119 @@
+//! Blocks that a structure would reach twice: the compiler's copies and pass-through blocks that
+//! decide where one statement ends and the next begins.
+
+use super::Structurer;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// Is block `b`, outside the range of the try body whose handler is `h`, a line marker (only
+    /// NOPs) that the body passes through: the first block after it (past other such markers)
+    /// that is not only NOPs is covered by `h` again (a nested statement's `try:` line inside the
+    /// body). A marker that leads into code `h` does not cover is the next statement's (a `try:`
+    /// right after the body's statement): the body ends there.
+    pub(super) fn marker_inside_body(&self, b: usize, h: usize) -> bool {
+        let mut x = b;
+        for _ in 0..self.cfg.blocks.len() {
+            if !self.instrs(x).iter().all(|i| i.op.name == "NOP") {
+                return self.covered_by(x, h);
+            }
+            let next = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .find(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to);
+            match next {
+                Some(n) if n != x => x = n,
+                _ => return false,
+            }
+        }
+        false
+    }
+}
+
+impl Structurer<'_> {
+    /// Block `x` past blocks that only mark (3.14's NOT_TAKEN of a branch whose fall-through is
+    /// also a jump target, a line's NOP) and fall through to one successor: where control goes.
+    pub(super) fn through_markers(&self, x: usize) -> usize {
+        let mut x = x;
+        for _ in 0..self.cfg.blocks.len() {
+            let marks = self
+                .instrs(x)
+                .iter()
+                .all(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"));
+            let mut normal = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception);
+            match (normal.next(), normal.next()) {
+                (Some(e), None) if marks && e.kind == EdgeKind::Fall && e.to != x => x = e.to,
+                _ => break,
+            }
+        }
+        x
+    }
+
+    /// Are blocks `x` and `y` the same code leaving the function (`return` / `raise`), up to
+    /// leading markers (NOP, NOT_TAKEN), under the same handler: the compiler copies a small
+    /// exit block into each jump to it (a `break` to a loop whose exit returns is such a copy).
+    pub(super) fn leaving_copy(&self, x: usize, y: usize) -> bool {
+        let leaves = |b: usize| {
+            self.cfg.blocks[b]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        let code = |b: usize| {
+            self.instrs(b)
+                .into_iter()
+                .skip_while(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"))
+                .map(|i| (i.op.name, &i.arg))
+                .collect::<Vec<_>>()
+        };
+        let (cx, cy) = (code(x), code(y));
+        leaves(x)
+            && leaves(y)
+            && !cx.is_empty()
+            && cx == cy
+            && self.cfg.blocks[x].handler.map(|h| h.0) == self.cfg.blocks[y].handler.map(|h| h.0)
+    }
+
+    /// Of the places `exits` (a loop's ways out), the one each stands for: the last in code order
+    /// of the blocks it is a leaving copy of (the code after the loop comes after its body; the
+    /// copies are the `break`s inside it).
+    pub(super) fn copy_class(&self, x: usize, exits: &[usize]) -> usize {
+        exits
+            .iter()
+            .copied()
+            .filter(|&y| y == x || self.leaving_copy(x, y))
+            .max()
+            .unwrap_or(x)
+    }
+}
+
+impl Structurer<'_> {
+    /// Where a loop headed by `header` (body `body`) goes on, of its ways out `exits`, when no
+    /// place is where most of them lead: a header that tests (3.14's `while c:`, tested at the
+    /// top) and leaves the loop on one arm goes on there; the other ways out are `break`s copied
+    /// from it or `return`s. `None` where the header does not so.
+    pub(super) fn header_exit(
+        &self,
+        header: usize,
+        body: &[usize],
+        exits: &[usize],
+    ) -> Option<usize> {
+        let branches = self.instrs(header).last().is_some_and(|i| {
+            i.op.flow == framejit_bytecode::opcode::Flow::Branch && i.op.name.contains("_IF_")
+        });
+        let (taken, fall) = (
+            self.succ(header, EdgeKind::Jump)?,
+            self.succ(header, EdgeKind::Fall)?,
+        );
+        let inside = |x: usize| body.contains(&x);
+        let out = match (inside(taken), inside(fall)) {
+            (true, false) => fall,
+            (false, true) => taken,
+            _ => return None,
+        };
+        (branches && exits.contains(&out)).then_some(out)
+    }
+}

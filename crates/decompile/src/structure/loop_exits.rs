@@ -49,8 +49,20 @@ impl Structurer<'_> {
         lp: &LoopCtx,
         inside: &dyn Fn(usize) -> bool,
     ) -> bool {
-        if !inside(m) || m <= fall || m <= taken {
+        // (an `if` without `else:` jumps straight to where its body goes on: `m` is `taken`,
+        // an empty arm)
+        if !inside(m) || m <= fall || m < taken {
             return false;
+        }
+        if m == taken {
+            let rf = self.reach_within(fall, &[Some(b), Some(lp.header), lp.exit, Some(m)]);
+            let after = self.reach_within(m, &[Some(lp.header), lp.exit, Some(b)]);
+            let around = rf
+                .iter()
+                .zip(&after)
+                .enumerate()
+                .any(|(x, (r, a))| *r && *a && x != m && inside(x));
+            return !around;
         }
         let walls = [Some(b), Some(lp.header), lp.exit, Some(m)];
         let after = self.reach_within(m, &[Some(lp.header), lp.exit, Some(b)]);

@@ -1428,6 +1428,7 @@ impl<'a> Structurer<'a> {
                 None => (Some(fall), false),
             },
         };
+        let merge = self.merge_past_tests(merge);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
         let open = self.try_body.last().copied();
@@ -1746,13 +1747,22 @@ impl<'a> Structurer<'a> {
         lp: Option<&LoopCtx>,
     ) -> Option<(Expr, usize, usize, Vec<usize>)> {
         let b = members[0];
+        // (a block of markers only, split from the test it leads into)
+        if let Some(d) = self.marker_into(c, members) {
+            let with_c: Vec<usize> = members.iter().copied().chain([c]).collect();
+            let (e, t, f, spans) = self.test_block(d, &with_c, base, lp)?;
+            return Some((e, t, f, [c].into_iter().chain(spans).collect()));
+        }
         if self.emitted[c]
             || members.contains(&c)
             || self.loop_at(c).is_some()
             || lp.is_some_and(|ctx| ctx.header == c || ctx.exit == Some(c))
             || self.cfg.blocks[c].handler != self.cfg.blocks[b].handler
             || self.entry_depth[c].map(|d| d as usize) != Some(base.len() + self.depth_offset)
-            || !self.cfg.blocks[c].preds.iter().all(|p| members.contains(p))
+            || !self.cfg.blocks[c]
+                .preds
+                .iter()
+                .all(|&p| members.contains(&p) || self.marker_into(p, members) == Some(c))
         {
             return None;
         }

@@ -117,3 +117,45 @@ impl Structurer<'_> {
         (branches && exits.contains(&out)).then_some(out)
     }
 }
+
+impl Structurer<'_> {
+    /// The block that block `c` falls into when `c` holds only markers (NOT_TAKEN / NOP) and is
+    /// reached only from `members` (the blocks of a condition being folded): 3.14's NOT_TAKEN
+    /// after a test whose fall-through is also a jump target is a block of its own, as is one
+    /// left out of an exception range. The condition goes on in that block.
+    pub(super) fn marker_into(&self, c: usize, members: &[usize]) -> Option<usize> {
+        let ins = self.instrs(c);
+        let marks = !ins.is_empty() && ins.iter().all(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"));
+        let mut normal = self.cfg.blocks[c]
+            .succs
+            .iter()
+            .filter(|e| e.kind != EdgeKind::Exception);
+        let d = match (normal.next(), normal.next()) {
+            (Some(e), None) if e.kind == EdgeKind::Fall && e.to != c => e.to,
+            _ => return None,
+        };
+        let ok = marks
+            && !self.emitted[c]
+            && !members.contains(&c)
+            && !members.contains(&d)
+            && self.cfg.blocks[c].preds.iter().all(|p| members.contains(p));
+        ok.then_some(d)
+    }
+}
+
+impl Structurer<'_> {
+    /// The merge `m` of an `if` whose condition was folded from several test blocks, past those
+    /// blocks: in a loop, the post-dominator of the first test can be a later test of the same
+    /// condition (`while a and b or c and d:`, whose `c` every way out passes), which is part of
+    /// the condition, already out, not where its arms meet.
+    pub(super) fn merge_past_tests(&self, m: Option<usize>) -> Option<usize> {
+        let mut m = m;
+        for _ in 0..self.cfg.blocks.len() {
+            match m {
+                Some(x) if self.emitted[x] => m = self.ipdom[x],
+                _ => break,
+            }
+        }
+        m
+    }
+}

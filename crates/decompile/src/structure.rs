@@ -960,7 +960,10 @@ impl<'a> Structurer<'a> {
                     let top_level = self.try_depth.last() == Some(&self.nesting);
                     // (a block of NOPs, such as the line marker of a nested `try:`, is no code of
                     // its own, unless it leads out of the range: the next statement's line)
-                    let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP")
+                    let only_nops = self
+                        .instrs(b)
+                        .iter()
+                        .all(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
                         && self.marker_inside_body(b, h);
                     // (spill mode: generated code leaves a try body with values kept)
                     !covered
@@ -1418,7 +1421,10 @@ impl<'a> Structurer<'a> {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
             // branch, but the arms' other ways still meet
-            None => match self.arms_meet(b, fall, taken, lp) {
+            None => match self
+                .arms_meet(b, fall, taken, lp)
+                .or_else(|| self.meet_through_clauses(b, fall, taken, lp))
+            {
                 Some(m) => (Some(m), true),
                 // (an arm that goes on to where the enclosing region stops ends there)
                 None if self.stop_reached(b, fall, taken).is_some() => {
@@ -2258,11 +2264,7 @@ impl<'a> Structurer<'a> {
             .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))
             .collect();
         if let Some(&level) = outer.first() {
-            let same: Vec<usize> = exits
-                .iter()
-                .copied()
-                .filter(|&e| self.cfg.blocks[e].handler.map(|h| h.0) == level)
-                .collect();
+            let same = self.exits_at_level(&exits, level);
             if !same.is_empty() {
                 exits = same;
             }

@@ -13,7 +13,11 @@ impl Structurer<'_> {
     pub(super) fn marker_inside_body(&self, b: usize, h: usize) -> bool {
         let mut x = b;
         for _ in 0..self.cfg.blocks.len() {
-            if !self.instrs(x).iter().all(|i| i.op.name == "NOP") {
+            if !self
+                .instrs(x)
+                .iter()
+                .all(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+            {
                 return self.covered_by(x, h);
             }
             let next = self.cfg.blocks[x]
@@ -157,5 +161,79 @@ impl Structurer<'_> {
             }
         }
         m
+    }
+}
+
+impl Structurer<'_> {
+    /// Where the arms of the branch ending block `b` meet when one arm goes on only through an
+    /// except clause of a try statement inside it (`if c: try: return f() except E: g()` goes on
+    /// after the `if` only from the clause): the first block after `b`, at `b`'s own try nesting,
+    /// that both arms reach by normal edges and the exception edges of handlers that do not cover
+    /// `b` (not past the enclosing loop's header or exit).
+    pub(super) fn meet_through_clauses(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<usize> {
+        let n = self.cfg.blocks.len();
+        let walls: Vec<usize> = lp
+            .map(|c| std::iter::once(c.header).chain(c.exit).collect())
+            .unwrap_or_default();
+        let own = self.cfg.blocks[b].handler.map(|h| h.0);
+        let reach = |start: usize, clauses: bool| -> Vec<bool> {
+            let mut seen = vec![false; n];
+            let mut todo = vec![start];
+            while let Some(x) = todo.pop() {
+                if x == b || seen[x] {
+                    continue;
+                }
+                seen[x] = true;
+                if walls.contains(&x) {
+                    continue;
+                }
+                for e in &self.cfg.blocks[x].succs {
+                    let inner = e.kind != EdgeKind::Exception
+                        || (clauses && Some(e.to) != own && !self.covered_by(b, e.to));
+                    if inner {
+                        todo.push(e.to);
+                    }
+                }
+            }
+            seen
+        };
+        let (rf, rt) = (reach(fall, true), reach(taken, true));
+        // (where the clause comes back to the other arm's normal flow)
+        let (nf, nt) = (reach(fall, false), reach(taken, false));
+        (b + 1..n).find(|&x| {
+            rf[x]
+                && rt[x]
+                && (nf[x] || nt[x])
+                && !self.gen_wrapper.get(x).copied().unwrap_or(false)
+                && !walls.contains(&x)
+                && self.cfg.blocks[x].handler.map(|h| h.0) == own
+                && self.instrs(x).first().map(|i| i.op.name) != Some("PUSH_EXC_INFO")
+        })
+    }
+}
+
+impl Structurer<'_> {
+    /// Of a loop's ways out `exits`, those at the loop statement's own try nesting `level`, and
+    /// the places such a way out only passes on to (a `break` inside `with` is a NOP under the
+    /// with's handler that falls into the `__exit__` call, which no handler covers: both are the
+    /// loop's exit).
+    pub(super) fn exits_at_level(&self, exits: &[usize], level: Option<usize>) -> Vec<usize> {
+        let at = |e: usize| self.cfg.blocks[e].handler.map(|h| h.0) == level;
+        exits
+            .iter()
+            .copied()
+            .filter(|&e| {
+                at(e)
+                    || exits
+                        .iter()
+                        .any(|&k| k != e && at(k) && self.resolve_jumps(k) == e)
+            })
+            .collect()
     }
 }

@@ -1434,7 +1434,7 @@ impl<'a> Structurer<'a> {
                 None => (Some(fall), false),
             },
         };
-        let merge = self.merge_past_tests(merge);
+        let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
         let open = self.try_body.last().copied();

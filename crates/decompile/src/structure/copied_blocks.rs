@@ -40,10 +40,7 @@ impl Structurer<'_> {
     pub(super) fn through_markers(&self, x: usize) -> usize {
         let mut x = x;
         for _ in 0..self.cfg.blocks.len() {
-            let marks = self
-                .instrs(x)
-                .iter()
-                .all(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"));
+            let marks = self.only_markers(x);
             let mut normal = self.cfg.blocks[x]
                 .succs
                 .iter()
@@ -128,8 +125,7 @@ impl Structurer<'_> {
     /// after a test whose fall-through is also a jump target is a block of its own, as is one
     /// left out of an exception range. The condition goes on in that block.
     pub(super) fn marker_into(&self, c: usize, members: &[usize]) -> Option<usize> {
-        let ins = self.instrs(c);
-        let marks = !ins.is_empty() && ins.iter().all(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"));
+        let marks = self.only_markers(c);
         let mut normal = self.cfg.blocks[c]
             .succs
             .iter()
@@ -152,11 +148,18 @@ impl Structurer<'_> {
     /// blocks: in a loop, the post-dominator of the first test can be a later test of the same
     /// condition (`while a and b or c and d:`, whose `c` every way out passes), which is part of
     /// the condition, already out, not where its arms meet.
-    pub(super) fn merge_past_tests(&self, m: Option<usize>) -> Option<usize> {
+    /// (Only blocks after the branch at `b`, not where the loop `lp` goes on or repeats: those are
+    /// out already and are the merge.)
+    pub(super) fn merge_past_tests(
+        &self,
+        b: usize,
+        m: Option<usize>,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<usize> {
         let mut m = m;
         for _ in 0..self.cfg.blocks.len() {
             match m {
-                Some(x) if self.emitted[x] => m = self.ipdom[x],
+                Some(x) if x > b && self.emitted[x] && !self.loop_edge(x, lp) => m = self.ipdom[x],
                 _ => break,
             }
         }
@@ -235,5 +238,15 @@ impl Structurer<'_> {
                         .any(|&k| k != e && at(k) && self.resolve_jumps(k) == e)
             })
             .collect()
+    }
+}
+
+impl Structurer<'_> {
+    /// Does block `b` hold only 3.14's branch markers: a NOT_TAKEN, with NOPs at most? (A block of
+    /// NOPs alone is a line marker, which the rules for line markers see to.)
+    fn only_markers(&self, b: usize) -> bool {
+        let ins = self.instrs(b);
+        ins.iter().any(|i| i.op.name == "NOT_TAKEN")
+            && ins.iter().all(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"))
     }
 }

@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod copied_blocks;
 mod coroutine;
 mod dup_tail;
 mod except_exit;
@@ -987,8 +988,12 @@ impl<'a> Structurer<'a> {
                     let covered = self.covered_by(b, h);
                     let top_level = self.try_depth.last() == Some(&self.nesting);
                     // (a block of NOPs, such as the line marker of a nested `try:`, is no code of
-                    // its own)
-                    let only_nops = self.instrs(b).iter().all(|i| i.op.name == "NOP");
+                    // its own, unless it leads out of the range: the next statement's line)
+                    let only_nops = self
+                        .instrs(b)
+                        .iter()
+                        .all(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                        && self.marker_inside_body(b, h);
                     // (spill mode: generated code leaves a try body with values kept)
                     !covered
                         && (carry.is_empty() || self.code.spill.get())
@@ -1471,7 +1476,10 @@ impl<'a> Structurer<'a> {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
             // branch, but the arms' other ways still meet
-            None => match self.arms_meet(b, fall, taken, lp) {
+            None => match self
+                .arms_meet(b, fall, taken, lp)
+                .or_else(|| self.meet_through_clauses(b, fall, taken, lp))
+            {
                 Some(m) => (Some(m), true),
                 // (≤3.9: `if c: raise` with no `else:`, as the layout says)
                 None if self.legacy_raise_without_else(fall, taken) => (Some(taken), true),
@@ -1490,6 +1498,7 @@ impl<'a> Structurer<'a> {
                 None => (Some(fall), false),
             },
         };
+        let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
         let open = self.try_body.last().copied();
@@ -1812,13 +1821,22 @@ impl<'a> Structurer<'a> {
         lp: Option<&LoopCtx>,
     ) -> Option<(Expr, usize, usize, Vec<usize>)> {
         let b = members[0];
+        // (a block of markers only, split from the test it leads into)
+        if let Some(d) = self.marker_into(c, members) {
+            let with_c: Vec<usize> = members.iter().copied().chain([c]).collect();
+            let (e, t, f, spans) = self.test_block(d, &with_c, base, lp)?;
+            return Some((e, t, f, [c].into_iter().chain(spans).collect()));
+        }
         if self.emitted[c]
             || members.contains(&c)
             || self.loop_at(c).is_some()
             || lp.is_some_and(|ctx| ctx.header == c || ctx.exit == Some(c))
             || self.cfg.blocks[c].handler != self.cfg.blocks[b].handler
             || self.entry_depth[c].map(|d| d as usize) != Some(base.len() + self.depth_offset)
-            || !self.cfg.blocks[c].preds.iter().all(|p| members.contains(p))
+            || !self.cfg.blocks[c]
+                .preds
+                .iter()
+                .all(|&p| members.contains(&p) || self.marker_into(p, members) == Some(c))
         {
             return None;
         }
@@ -2315,11 +2333,7 @@ impl<'a> Structurer<'a> {
             .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))
             .collect();
         if let Some(&level) = outer.first() {
-            let same: Vec<usize> = exits
-                .iter()
-                .copied()
-                .filter(|&e| self.cfg.blocks[e].handler.map(|h| h.0) == level)
-                .collect();
+            let same = self.exits_at_level(&exits, level);
             if !same.is_empty() {
                 exits = same;
             }
@@ -2347,7 +2361,7 @@ impl<'a> Structurer<'a> {
             None => (
                 None,
                 self.legacy_header_exit(header, &exits)
-                    .or_else(|| self.main_exit(&exits)),
+                    .or_else(|| self.loop_exit(header, &lp.body, &exits)),
             ),
         };
         let ctx = LoopCtx {

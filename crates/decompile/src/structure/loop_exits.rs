@@ -49,8 +49,20 @@ impl Structurer<'_> {
         lp: &LoopCtx,
         inside: &dyn Fn(usize) -> bool,
     ) -> bool {
-        if !inside(m) || m <= fall || m <= taken {
+        // (an `if` without `else:` jumps straight to where its body goes on: `m` is `taken`,
+        // an empty arm)
+        if !inside(m) || m <= fall || m < taken {
             return false;
+        }
+        if m == taken {
+            let rf = self.reach_within(fall, &[Some(b), Some(lp.header), lp.exit, Some(m)]);
+            let after = self.reach_within(m, &[Some(lp.header), lp.exit, Some(b)]);
+            let around = rf
+                .iter()
+                .zip(&after)
+                .enumerate()
+                .any(|(x, (r, a))| *r && *a && x != m && inside(x));
+            return !around;
         }
         let walls = [Some(b), Some(lp.header), lp.exit, Some(m)];
         let after = self.reach_within(m, &[Some(lp.header), lp.exit, Some(b)]);
@@ -159,6 +171,7 @@ impl Structurer<'_> {
     /// elsewhere: they compile to two jumps.)
     pub(super) fn same_place(&self, x: usize, y: usize, lp: Option<&LoopCtx>) -> bool {
         x == y
+            || self.through_markers(x) == self.through_markers(y)
             || lp.is_some_and(|c| {
                 let header = self.resolve_jumps(c.header);
                 c.cond.is_some()
@@ -249,7 +262,12 @@ impl Structurer<'_> {
     /// exit into each `break`, and a block that only leaves, a `raise` in the body, is outside
     /// the natural loop too); the first in code order among equals.
     pub(super) fn main_exit(&self, exits: &[usize]) -> Option<usize> {
+        // (3.14 copy a small exit into each `break`: a copy stands for the code after the loop)
         let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
+        let places: Vec<usize> = places
+            .iter()
+            .map(|&p| self.copy_class(p, &places))
+            .collect();
         let count = |p: usize| places.iter().filter(|&&q| q == p).count();
         let mut best: Option<usize> = None;
         for &p in &places {
@@ -262,6 +280,27 @@ impl Structurer<'_> {
             Some(b) if count(b) > 1 => Some(b),
             _ => exits.first().copied(),
         }
+    }
+
+    /// [`Self::main_exit`] of the loop headed by `header`; where no place is where most ways
+    /// out lead, a header that tests and leaves on one arm says ([`Self::header_exit`]).
+    pub(super) fn loop_exit(
+        &self,
+        header: usize,
+        body: &[usize],
+        exits: &[usize],
+    ) -> Option<usize> {
+        let main = self.main_exit(exits);
+        let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
+        let places: Vec<usize> = places
+            .iter()
+            .map(|&p| self.copy_class(p, &places))
+            .collect();
+        let majority = main.is_some_and(|m| places.iter().filter(|&&q| q == m).count() > 1);
+        if majority || exits.len() < 2 {
+            return main;
+        }
+        self.header_exit(header, body, exits).or(main)
     }
 }
 

@@ -52,3 +52,39 @@ def test_dotted_import_as(minor: int) -> None:
     assert r["want"] == r["got"], r["source"]
     assert r["same"] and all(r["same"]), r["source"]
     assert "import xml.etree.ElementTree as ET" in r["source"], r["source"]
+
+
+CLASS_SOURCE = '''
+import sys
+
+
+class C:
+    x = 1
+    if sys.version_info > (3, 0):
+        def f(self):
+            self.a = 1
+    else:
+        y = 2
+
+
+class D:
+    if len(sys.argv) > 100:
+        z = 1
+    w = 2
+    if sys.maxsize:
+        pass
+
+
+RESULT = (C.x, hasattr(C, "f"), hasattr(C, "y"), hasattr(D, "z"), D.w)
+'''
+
+
+@pytest.mark.parametrize("minor", LIVE_MINORS)
+def test_class_body_ending_in_if(minor: int) -> None:
+    """A class body whose last statement is an `if`: 3.12+ copy the body's `return None` (3.13+ with
+    the `__static_attributes__` epilogue) into each arm; it printed as `return None` inside the class
+    body, which does not compile."""
+    r = run_json(interpreter(minor), "-c", SCRIPT, CLASS_SOURCE)
+    assert r["want"] == r["got"], r["source"]
+    assert "return" not in r["source"], r["source"]
+    assert r["same"] and all(r["same"]), r["source"]

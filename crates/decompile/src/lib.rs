@@ -338,11 +338,21 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     }) = body.get_mut(i)
     {
         then.pop();
+        // (a 3.13+ class body's epilogue comes with the copied return)
+        if then.last().is_some_and(is_static_attributes) {
+            then.pop();
+        }
         if then.is_empty() {
             then.push(Stmt::Pass);
         }
         *orelse = rest;
     }
+}
+
+/// `__static_attributes__ = (...)`: the epilogue 3.13+ compile into a class body, before its
+/// `return None` (and into every copy of that return).
+fn is_static_attributes(s: &ast::Stmt) -> bool {
+    matches!(s, ast::Stmt::Assign { targets, .. } if matches!(targets.as_slice(), [ast::Expr::Name { id, .. }] if id == "__static_attributes__"))
 }
 
 /// Remove `return None` where control would end anyway: as the last statement, and at the ends of
@@ -517,7 +527,11 @@ pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError>
 pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
     use ast::{Constant, Expr, Stmt};
     let mut body = structure::Structurer::statements(code)?;
+    // (a class body, as module code, has no `return`: an arm ending in the copied return is an
+    // `if`/`else`, the epilogue copied with it goes too)
+    fold_module_returns(&mut body);
     drop_tail_return(&mut body);
+    structure::strip_tail(&mut body, &is_static_attributes, false);
     fold_asserts(&mut body);
     if sets_up_annotations(code) {
         fold_annotations(

@@ -339,7 +339,7 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     {
         then.pop();
         // (a 3.13+ class body's epilogue comes with the copied return)
-        if then.last().is_some_and(is_static_attributes) {
+        while then.last().is_some_and(is_class_epilogue) {
             then.pop();
         }
         if then.is_empty() {
@@ -349,10 +349,10 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     }
 }
 
-/// `__static_attributes__ = (...)`: the epilogue 3.13+ compile into a class body, before its
-/// `return None` (and into every copy of that return).
-fn is_static_attributes(s: &ast::Stmt) -> bool {
-    matches!(s, ast::Stmt::Assign { targets, .. } if matches!(targets.as_slice(), [ast::Expr::Name { id, .. }] if id == "__static_attributes__"))
+/// `__static_attributes__ = (...)`, 3.14's `__classdictcell__ = ...`: the epilogue 3.13+ compile
+/// into a class body, before its `return None` (and into every copy of that return).
+fn is_class_epilogue(s: &ast::Stmt) -> bool {
+    matches!(s, ast::Stmt::Assign { targets, .. } if matches!(targets.as_slice(), [ast::Expr::Name { id, .. }] if id == "__static_attributes__" || id == "__classdictcell__"))
 }
 
 /// Remove `return None` where control would end anyway: as the last statement, and at the ends of
@@ -531,7 +531,13 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     // `if`/`else`, the epilogue copied with it goes too)
     fold_module_returns(&mut body);
     drop_tail_return(&mut body);
-    structure::strip_tail(&mut body, &is_static_attributes, false);
+    while code.version >= framejit_bytecode::PyVersion::V3_13 {
+        let before = body.clone();
+        structure::strip_tail(&mut body, &is_class_epilogue, false);
+        if body == before {
+            break;
+        }
+    }
     fold_asserts(&mut body);
     if sets_up_annotations(code) {
         fold_annotations(

@@ -12,6 +12,7 @@ use framejit_bytecode::{Instr, Item};
 mod coroutine;
 mod dup_tail;
 mod except_exit;
+mod except_star;
 mod inline_comp;
 mod loop_exits;
 mod try_else;
@@ -261,7 +262,9 @@ pub(crate) fn strip_tail(
             // what is now last may end in its own copy
             if matches!(
                 stmts.last(),
-                Some(Stmt::If { .. } | Stmt::Try { .. } | Stmt::Match { .. })
+                Some(
+                    Stmt::If { .. } | Stmt::Try { .. } | Stmt::TryStar { .. } | Stmt::Match { .. }
+                )
             ) {
                 strip_tail(stmts, redundant, into_match);
             }
@@ -270,12 +273,20 @@ pub(crate) fn strip_tail(
             strip_arm(body);
             strip_tail(orelse, redundant, into_match);
         }
-        Some(Stmt::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        }) if finalbody.is_empty() => {
+        Some(
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            },
+        ) if finalbody.is_empty() => {
             for h in handlers.iter_mut() {
                 strip_arm(&mut h.body);
             }
@@ -1938,6 +1949,7 @@ impl<'a> Structurer<'a> {
         if cleanup_names != ["COPY", "POP_EXCEPT", "RERAISE"] || cleanup < h {
             return Err(self.err("an exception handler of a shape this decompiler does not know"));
         }
+        let star = self.is_star_handler(h, cleanup);
         // (only if control gets there: where the body and every clause leave, nothing follows, and
         // the next block is someone else's, such as an enclosing with's handler)
         let next = cleanup + 1;
@@ -1953,6 +1965,10 @@ impl<'a> Structurer<'a> {
             !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
         });
         // (3.12+ may place the code after the statement before the handler: the clauses jump back)
+        let end = match star {
+            true => self.star_join(h, cleanup, lp).or(end),
+            false => end,
+        };
         let end = end.or_else(|| self.clauses_join(h, cleanup, lp));
         // the body
         self.active.push((h, h));
@@ -1982,6 +1998,11 @@ impl<'a> Structurer<'a> {
         self.active.push((h, cleanup));
         self.depth_offset += 1;
         self.saved_exc.push(base.len());
+        if std::env::var_os("FRAMEJIT_STAR_DEBUG").is_some() {
+            eprintln!(
+                "try_stmt b {b} h {h} cleanup {cleanup} end {end:?} after {after:?} stop {stop:?}"
+            );
+        }
         let handlers = self.handler_clauses(h, cleanup, stop, base, lp);
         self.saved_exc.pop();
         self.depth_offset -= 1;
@@ -2006,7 +2027,14 @@ impl<'a> Structurer<'a> {
         if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
             after_try = t;
         } else {
-            // (else it stays, marked, for an enclosing finally to recognise as its copy)
+            // (else it stays, marked, for an enclosing finally to recognise as its copy; the
+            // code after an except* statement is no clause's)
+            if star && std::env::var_os("FRAMEJIT_STAR_DEBUG").is_some() {
+                eprintln!("star tails {tails:?} rest {rest:?} end {end:?} after {after:?}");
+            }
+            if star && !tails.is_empty() {
+                return Err(self.err("except*: code copied after the clauses that is not the code after the statement"));
+            }
             for (k, t) in tails {
                 if let Some(c) = handlers.get_mut(k) {
                     except_exit::put_back(&mut c.body, t);
@@ -2052,6 +2080,20 @@ impl<'a> Structurer<'a> {
                 finalbody: Vec::new(),
             }
         };
+        let stmt = match stmt {
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } if star => Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            },
+            s => s,
+        };
         let mut out = vec![stmt];
         out.append(&mut after_try);
         Ok((out, end))
@@ -2075,6 +2117,9 @@ impl<'a> Structurer<'a> {
         let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
         // (a test of this handler's own clauses, covered by its cleanup: not one of a try nested
         // in a finally body)
+        if self.is_star_handler(h, cleanup) {
+            return self.star_clauses(h, cleanup, end, base, lp);
+        }
         let has_match = (h..cleanup).any(|x| {
             self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
                 && self

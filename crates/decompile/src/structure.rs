@@ -1998,11 +1998,6 @@ impl<'a> Structurer<'a> {
         self.active.push((h, cleanup));
         self.depth_offset += 1;
         self.saved_exc.push(base.len());
-        if std::env::var_os("FRAMEJIT_STAR_DEBUG").is_some() {
-            eprintln!(
-                "try_stmt b {b} h {h} cleanup {cleanup} end {end:?} after {after:?} stop {stop:?}"
-            );
-        }
         let handlers = self.handler_clauses(h, cleanup, stop, base, lp);
         self.saved_exc.pop();
         self.depth_offset -= 1;
@@ -2010,7 +2005,7 @@ impl<'a> Structurer<'a> {
         let (mut handlers, finalbody, tails) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
-        let (mut rest, end) = match after {
+        let (mut rest, mut end) = match after {
             Some(a) if Some(a) != stop => {
                 let (r, found) = self.else_region(a, stop, base, body_left, lp)?;
                 self.try_out_carry = self.stop_carry.take().unwrap_or_default();
@@ -2029,15 +2024,17 @@ impl<'a> Structurer<'a> {
         } else {
             // (else it stays, marked, for an enclosing finally to recognise as its copy; the
             // code after an except* statement is no clause's)
-            if star && std::env::var_os("FRAMEJIT_STAR_DEBUG").is_some() {
-                eprintln!("star tails {tails:?} rest {rest:?} end {end:?} after {after:?}");
-            }
-            if star && !tails.is_empty() {
-                return Err(self.err("except*: code copied after the clauses that is not the code after the statement"));
-            }
-            for (k, t) in tails {
-                if let Some(c) = handlers.get_mut(k) {
-                    except_exit::put_back(&mut c.body, t);
+            if star {
+                after_try = self.star_tail(tails, after, &rest)?;
+                // (the handler is then the only way out: nothing else follows the statement)
+                if !after_try.is_empty() {
+                    end = None;
+                }
+            } else {
+                for (k, t) in tails {
+                    if let Some(c) = handlers.get_mut(k) {
+                        except_exit::put_back(&mut c.body, t);
+                    }
                 }
             }
         }

@@ -294,6 +294,32 @@ impl<'a> Structurer<'a> {
         None
     }
 
+    /// The code after a try-star statement that its handler's end runs (`tails`, from
+    /// [`Self::star_clauses`]) where the try statement could not place it: it goes after the
+    /// statement when nothing else comes out of the statement (the body leaves every way it ends,
+    /// no `else:`), such as a `continue` back to a loop's header, or an enclosing clause's end.
+    /// Else refused: it is no clause's code.
+    pub(super) fn star_tail(
+        &self,
+        tails: Tails,
+        after: Option<usize>,
+        rest: &[Stmt],
+    ) -> Result<Vec<Stmt>, DecompileError> {
+        let mut tails = tails.into_iter();
+        let t = match (tails.next(), tails.next()) {
+            (None, _) => return Ok(Vec::new()),
+            (Some((_, t)), None) => t,
+            _ => return Err(self.err("except*: two ends of one handler")),
+        };
+        // (the only way out of the statement is then its handler's end, which runs the copy)
+        if !(after.is_none() && rest.is_empty()) {
+            return Err(self.err(
+                "except*: code copied after the clauses that is not the code after the statement",
+            ));
+        }
+        Ok(t)
+    }
+
     /// Walk bookkeeping from block `b` with `stack` until a block with other code (or a branch on
     /// the result, or the re-raise). The blocks walked are added to `walked`.
     fn star_walk(

@@ -2025,7 +2025,7 @@ impl<'a> Structurer<'a> {
             // (else it stays, marked, for an enclosing finally to recognise as its copy; the
             // code after an except* statement is no clause's)
             if star {
-                after_try = self.star_tail(tails, after, &rest)?;
+                after_try = self.star_tail(tails, after, &mut rest, end, (b, cleanup), base, lp)?;
                 // (the handler is then the only way out: nothing else follows the statement)
                 if !after_try.is_empty() {
                     end = None;

@@ -298,13 +298,24 @@ impl<'a> Structurer<'a> {
     /// [`Self::star_clauses`]) where the try statement could not place it: it goes after the
     /// statement when nothing else comes out of the statement (the body leaves every way it ends,
     /// no `else:`), such as a `continue` back to a loop's header, or an enclosing clause's end.
-    /// Else refused: it is no clause's code.
+    /// Or, where it leaves (a `return`, say) and the code at `end` is only this statement's (the
+    /// body's normal path goes there: 3.11 lays out `else:` after the handler) and runs into the
+    /// same way out, that code is the statement's `else:` (added to `rest`) and the copy follows.
+    /// Else refused: it is no clause's code. The statement then ends where control leaves.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn star_tail(
-        &self,
+        &mut self,
         tails: Tails,
         after: Option<usize>,
-        rest: &[Stmt],
+        rest: &mut Vec<Stmt>,
+        end: Option<usize>,
+        range: (usize, usize),
+        base: &[Val],
+        lp: Option<&super::LoopCtx>,
     ) -> Result<Vec<Stmt>, DecompileError> {
+        let refused = |s: &Self| {
+            s.err("except*: code copied after the clauses that is not the code after the statement")
+        };
         let mut tails = tails.into_iter();
         let t = match (tails.next(), tails.next()) {
             (None, _) => return Ok(Vec::new()),
@@ -312,12 +323,35 @@ impl<'a> Structurer<'a> {
             _ => return Err(self.err("except*: two ends of one handler")),
         };
         // (the only way out of the statement is then its handler's end, which runs the copy)
-        if !(after.is_none() && rest.is_empty()) {
-            return Err(self.err(
-                "except*: code copied after the clauses that is not the code after the statement",
-            ));
+        if after.is_none() && rest.is_empty() {
+            return Ok(t);
         }
-        Ok(t)
+        let leaves = matches!(
+            t.last(),
+            Some(Stmt::Return { .. } | Stmt::Continue | Stmt::Break | Stmt::Raise { .. })
+        );
+        let Some(e) = end.filter(|_| leaves) else {
+            return Err(refused(self));
+        };
+        let only_ours = self.cfg.blocks[e].preds.iter().all(|&p| {
+            (range.0..=range.1).contains(&p) || !self.reachable.get(p).copied().unwrap_or(true)
+        });
+        if !only_ours {
+            return Err(refused(self));
+        }
+        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+        let n = t.len();
+        match self.region(e, None, base, lp) {
+            Ok(mut more) if more.len() >= n && more[more.len() - n..] == t[..] => {
+                more.truncate(more.len() - n);
+                rest.append(&mut more);
+                Ok(t)
+            }
+            _ => {
+                (self.visits, self.emitted, self.work) = saved;
+                Err(refused(self))
+            }
+        }
     }
 
     /// Walk bookkeeping from block `b` with `stack` until a block with other code (or a branch on

@@ -412,6 +412,7 @@ impl<'a> Structurer<'a> {
 
     /// The clauses of try-star handler `h` (up to its cleanup): see the module's comment. `end`
     /// is where the statement ends (the code after it), if known.
+    #[allow(clippy::type_complexity)]
     pub(super) fn star_clauses(
         &mut self,
         h: usize,
@@ -576,8 +577,8 @@ impl<'a> Structurer<'a> {
             // the body's own handler (what it raises goes into the list): from the blocks the body
             // came out of, the handler at the clauses' depth that is not a statement's
             let mut own = Vec::new();
-            for x in 0..self.cfg.blocks.len() {
-                if self.emitted[x] && !before[x] {
+            for (x, was) in before.iter().enumerate() {
+                if self.emitted[x] && !was {
                     if let Some((r, d, true)) = self.cfg.blocks[x].handler {
                         let first = self.instrs(r).first().map(|i| i.op.name);
                         if d == clause_depth && first != Some("PUSH_EXC_INFO") && !own.contains(&r)

@@ -5,8 +5,9 @@
 //! try-star clauses included). Where the structurer put the code after the assert into the `if`'s
 //! `else:` (the raising arm never comes back, so the rest is what runs when the test holds), that
 //! code follows the `assert`: `if not T: raise AE(m)` / `else: rest` is `assert T, m` then `rest`.
+//! The raise alone is `assert False, m`: the compiler drops a test that is a false constant.
 
-use crate::ast::{Expr, Stmt, UnaryOp};
+use crate::ast::{Constant, Expr, Stmt, UnaryOp};
 use crate::exprs::ASSERTION_ERROR;
 
 fn is_marker(e: &Expr) -> bool {
@@ -60,6 +61,15 @@ pub(crate) fn fold(body: &mut Vec<Stmt>) {
             body[i] = Stmt::Assert { test, msg };
             // (what runs when the test holds comes next, and is folded in turn)
             body.splice(i + 1..i + 1, orelse);
+            i += 1;
+            continue;
+        }
+        // `assert False, msg` (any false constant): the compiler drops the test that never holds
+        if let Some(msg) = assert_raise(&body[i]) {
+            body[i] = Stmt::Assert {
+                test: Expr::constant(Constant::Bool(false)),
+                msg,
+            };
             i += 1;
             continue;
         }

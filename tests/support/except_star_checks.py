@@ -236,6 +236,19 @@ def try_in_clause(x):
             r.append("not int")
     return r
 
+def as_try_in_last_clause(x):
+    r = []
+    try:
+        boom(x)
+    except* ValueError:
+        r.append("v")
+    except* TypeError as t:
+        try:
+            raise KeyError("from t")
+        except KeyError as k:
+            r.append(("t", str(k), len(t.exceptions)))
+    return r
+
 def star_in_clause(x):
     r = []
     try:

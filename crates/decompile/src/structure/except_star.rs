@@ -106,6 +106,21 @@ fn strip_rest(stmts: &mut Vec<Stmt>) -> bool {
         Some(Stmt::If { body, orelse, .. }) => {
             !orelse.is_empty() && strip_rest(body) && strip_rest(orelse)
         }
+        // (a final try: the compiler copied the clause's end into each of its ways out, after
+        // the POP_EXCEPT of its except clauses)
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            let ways = handlers.iter_mut().all(|h| strip_rest(&mut h.body));
+            ways && if orelse.is_empty() {
+                strip_rest(body)
+            } else {
+                strip_rest(orelse)
+            }
+        }
         _ => false,
     }
 }
@@ -547,6 +562,11 @@ impl<'a> Structurer<'a> {
                     body_start,
                     "a clause that ends without the rest of the group",
                 ));
+            }
+            // (the POP_EXCEPT markers of try statements nested in the clause that only leaving
+            // code follows; the clause has no POP_EXCEPT of its own)
+            if super::except_exit::split_pop_except(&mut stmts).is_some() {
+                return Err(self.star_err(body_start, "code after a POP_EXCEPT in a clause"));
             }
             let as_name = match stmts.first() {
                 Some(Stmt::Assign {

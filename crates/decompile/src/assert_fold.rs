@@ -79,3 +79,76 @@ pub(crate) fn fold(body: &mut Vec<Stmt>) {
         i += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raise_marker(msg: Option<Expr>) -> Stmt {
+        let marker = Expr::name(ASSERTION_ERROR);
+        Stmt::Raise {
+            exc: Some(match msg {
+                None => marker,
+                Some(m) => Expr::Call {
+                    func: Box::new(marker),
+                    args: vec![m],
+                    keywords: Vec::new(),
+                },
+            }),
+            cause: None,
+        }
+    }
+
+    fn call(f: &str) -> Stmt {
+        Stmt::Expr {
+            value: Expr::Call {
+                func: Box::new(Expr::name(f)),
+                args: Vec::new(),
+                keywords: Vec::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn rest_in_else_follows_the_assert() {
+        let not_t = Expr::UnaryOp {
+            op: UnaryOp::Not,
+            operand: Box::new(Expr::name("t")),
+        };
+        let mut body = vec![Stmt::If {
+            test: not_t,
+            body: vec![raise_marker(Some(Expr::name("m")))],
+            orelse: vec![call("a"), raise_marker(None)],
+        }];
+        fold(&mut body);
+        assert_eq!(
+            body,
+            vec![
+                Stmt::Assert {
+                    test: Expr::name("t"),
+                    msg: Some(Expr::name("m")),
+                },
+                call("a"),
+                Stmt::Assert {
+                    test: Expr::constant(Constant::Bool(false)),
+                    msg: None,
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn other_raises_stay() {
+        let mut body = vec![Stmt::If {
+            test: Expr::name("t"),
+            body: vec![Stmt::Raise {
+                exc: Some(Expr::name("AssertionError")),
+                cause: None,
+            }],
+            orelse: vec![call("a")],
+        }];
+        let before = body.clone();
+        fold(&mut body);
+        assert_eq!(body, before);
+    }
+}

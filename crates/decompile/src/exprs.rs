@@ -12,6 +12,7 @@ use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod annotations;
 mod except_exit;
+pub mod except_star;
 mod py312;
 mod py38;
 mod spill;
@@ -1258,6 +1259,7 @@ impl<'a> Sim<'a> {
                     keywords,
                 });
             }
+            "LIST_APPEND" if self.eg_list_append(ins, raw)? => {}
             "LIST_APPEND" | "SET_ADD" | "MAP_ADD" => {
                 // (a lambda is a value: `[lambda: x for x in xs]`)
                 let v = self.pop(ins)?;
@@ -1489,6 +1491,7 @@ impl<'a> Sim<'a> {
                     });
                 }
             }
+            "CHECK_EG_MATCH" => self.check_eg_match(ins)?,
             "CHECK_EXC_MATCH" => {
                 let t = self.pop_expr(ins)?;
                 self.push(Expr::Call {

@@ -8,6 +8,7 @@
 //!
 //! See docs/decompiler.md for the design and what is done.
 
+mod assert_fold;
 pub mod ast;
 pub mod error;
 pub mod exprs;
@@ -163,71 +164,9 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
     }]
 }
 
-/// `assert T, msg` compiles to a test that jumps past `raise AssertionError(msg)` (with the
-/// AssertionError of LOAD_ASSERTION_ERROR, not a name lookup): fold it back, at every depth.
-fn fold_asserts(body: &mut [ast::Stmt]) {
-    use ast::{Expr, Stmt, UnaryOp};
-    let is_marker = |e: &Expr| matches!(e, Expr::Name { id, .. } if id == exprs::ASSERTION_ERROR);
-    for s in body.iter_mut() {
-        match s {
-            Stmt::If { test, body, orelse } if orelse.is_empty() && body.len() == 1 => {
-                let msg = match &body[0] {
-                    Stmt::Raise {
-                        exc: Some(e),
-                        cause: None,
-                    } if is_marker(e) => Some(None),
-                    Stmt::Raise {
-                        exc:
-                            Some(Expr::Call {
-                                func,
-                                args,
-                                keywords,
-                            }),
-                        cause: None,
-                    } if is_marker(func) && args.len() == 1 && keywords.is_empty() => {
-                        Some(Some(args[0].clone()))
-                    }
-                    _ => None,
-                };
-                if let Some(msg) = msg {
-                    let t = match std::mem::replace(test, Expr::name("")) {
-                        Expr::UnaryOp {
-                            op: UnaryOp::Not,
-                            operand,
-                        } => *operand,
-                        other => Expr::UnaryOp {
-                            op: UnaryOp::Not,
-                            operand: Box::new(other),
-                        },
-                    };
-                    *s = Stmt::Assert { test: t, msg };
-                    continue;
-                }
-                fold_asserts(body);
-            }
-            Stmt::If { body, orelse, .. }
-            | Stmt::For { body, orelse, .. }
-            | Stmt::While { body, orelse, .. } => {
-                fold_asserts(body);
-                fold_asserts(orelse);
-            }
-            Stmt::With { body, .. } => fold_asserts(body),
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            } => {
-                fold_asserts(body);
-                fold_asserts(orelse);
-                fold_asserts(finalbody);
-                for h in handlers {
-                    fold_asserts(&mut h.body);
-                }
-            }
-            _ => {}
-        }
-    }
+/// `assert T, msg` back from its test and raise, at every depth (`assert_fold.rs`).
+fn fold_asserts(body: &mut Vec<ast::Stmt>) {
+    assert_fold::fold(body);
 }
 
 /// SETUP_ANNOTATIONS: the body has annotations that store into `__annotations__` (≤3.13, and 3.14

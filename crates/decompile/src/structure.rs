@@ -13,6 +13,7 @@ mod copied_blocks;
 mod coroutine;
 mod dup_tail;
 mod except_exit;
+mod except_star;
 mod inline_comp;
 mod legacy_layout;
 mod loop_else;
@@ -266,7 +267,9 @@ pub(crate) fn strip_tail(
             // what is now last may end in its own copy
             if matches!(
                 stmts.last(),
-                Some(Stmt::If { .. } | Stmt::Try { .. } | Stmt::Match { .. })
+                Some(
+                    Stmt::If { .. } | Stmt::Try { .. } | Stmt::TryStar { .. } | Stmt::Match { .. }
+                )
             ) {
                 strip_tail(stmts, redundant, into_match);
             }
@@ -275,12 +278,20 @@ pub(crate) fn strip_tail(
             strip_arm(body);
             strip_tail(orelse, redundant, into_match);
         }
-        Some(Stmt::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        }) if finalbody.is_empty() => {
+        Some(
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            },
+        ) if finalbody.is_empty() => {
             for h in handlers.iter_mut() {
                 strip_arm(&mut h.body);
             }
@@ -2024,6 +2035,7 @@ impl<'a> Structurer<'a> {
         if cleanup_names != ["COPY", "POP_EXCEPT", "RERAISE"] || cleanup < h {
             return Err(self.err("an exception handler of a shape this decompiler does not know"));
         }
+        let star = self.is_star_handler(h, cleanup);
         // (only if control gets there: where the body and every clause leave, nothing follows, and
         // the next block is someone else's, such as an enclosing with's handler)
         let next = cleanup + 1;
@@ -2039,6 +2051,10 @@ impl<'a> Structurer<'a> {
             !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
         });
         // (3.12+ may place the code after the statement before the handler: the clauses jump back)
+        let end = match star {
+            true => self.star_join(h, cleanup, lp).or(end),
+            false => end,
+        };
         let end = end.or_else(|| self.clauses_join(h, cleanup, lp));
         // the body
         self.active.push((h, h));
@@ -2075,7 +2091,7 @@ impl<'a> Structurer<'a> {
         let (mut handlers, finalbody, tails) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
-        let (mut rest, end) = match after {
+        let (mut rest, mut end) = match after {
             Some(a) if Some(a) != stop => {
                 let (r, found) = self.else_region(a, stop, base, body_left, lp)?;
                 self.try_out_carry = self.stop_carry.take().unwrap_or_default();
@@ -2092,10 +2108,19 @@ impl<'a> Structurer<'a> {
         if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
             after_try = t;
         } else {
-            // (else it stays, marked, for an enclosing finally to recognise as its copy)
-            for (k, t) in tails {
-                if let Some(c) = handlers.get_mut(k) {
-                    except_exit::put_back(&mut c.body, t);
+            // (else it stays, marked, for an enclosing finally to recognise as its copy; the
+            // code after an except* statement is no clause's)
+            if star {
+                after_try = self.star_tail(tails, after, &mut rest, end, (b, cleanup), base, lp)?;
+                // (the handler is then the only way out: nothing else follows the statement)
+                if !after_try.is_empty() {
+                    end = None;
+                }
+            } else {
+                for (k, t) in tails {
+                    if let Some(c) = handlers.get_mut(k) {
+                        except_exit::put_back(&mut c.body, t);
+                    }
                 }
             }
         }
@@ -2138,6 +2163,20 @@ impl<'a> Structurer<'a> {
                 finalbody: Vec::new(),
             }
         };
+        let stmt = match stmt {
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } if star => Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            },
+            s => s,
+        };
         let mut out = vec![stmt];
         out.append(&mut after_try);
         Ok((out, end))
@@ -2161,6 +2200,9 @@ impl<'a> Structurer<'a> {
         let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
         // (a test of this handler's own clauses, covered by its cleanup: not one of a try nested
         // in a finally body)
+        if self.is_star_handler(h, cleanup) {
+            return self.star_clauses(h, cleanup, end, base, lp);
+        }
         let has_match = (h..cleanup).any(|x| {
             self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
                 && self

@@ -546,6 +546,15 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         ) {
             continue;
         }
+        // a generic class's type parameters (3.12+): the class statement's own
+        if let Stmt::Assign { targets, value } = &s {
+            let is_name = |e: &Expr, n: &str| matches!(e, Expr::Name { id, .. } if id == n);
+            if matches!(targets.as_slice(), [t] if is_name(t, "__type_params__"))
+                && is_name(value, ".type_params")
+            {
+                continue;
+            }
+        }
         if target_is(&s, &["__doc__"]) {
             if let Stmt::Assign {
                 value:

@@ -34,6 +34,13 @@ impl Sim<'_> {
                 } else {
                     self.name(ins, raw)?
                 };
+                if n == ".type_params" && self.stack.last() == Some(&Val::Locals) {
+                    // a generic class body's `__type_params__ = .type_params` (the class
+                    // statement's own, dropped by `class_def`)
+                    self.stack.pop();
+                    self.push(Expr::name(&n));
+                    return Ok(None);
+                }
                 if n.starts_with('.') {
                     // `.type_params` and kin: a class with type parameters (PEP 695)
                     return Err(
@@ -52,6 +59,7 @@ impl Sim<'_> {
                 }
             }
             "CALL_INTRINSIC_1" => self.intrinsic_1(ins, raw)?,
+            "CALL_INTRINSIC_2" => self.intrinsic_2(ins, raw)?,
             "LOAD_SPECIAL" => self.load_special(ins, raw)?,
             "BUILD_INTERPOLATION" => self.build_interpolation(ins, raw)?,
             "BUILD_TEMPLATE" => self.build_template(ins)?,
@@ -209,6 +217,13 @@ impl Sim<'_> {
                 }
                 _ => return Err(self.err(ins, "import * without a module")),
             },
+            Some(
+                which @ ("INTRINSIC_TYPEVAR"
+                | "INTRINSIC_PARAMSPEC"
+                | "INTRINSIC_TYPEVARTUPLE"
+                | "INTRINSIC_TYPEALIAS"
+                | "INTRINSIC_SUBSCRIPT_GENERIC"),
+            ) => self.type_param_intrinsic_1(ins, which)?,
             other => {
                 return Err(self.err(
                     ins,

@@ -778,6 +778,12 @@ pub fn decompile_source_with(
             "a comprehension's code object has no source of its own: decompile the code that contains it",
         ));
     }
+    if code.name.starts_with("<generic parameters of ") {
+        return Err(DecompileError::new(
+            code,
+            "a type-parameter scope has no source of its own: decompile the code that contains it",
+        ));
+    }
     let source = source_of(code, f)?;
     // The structurer's markers (names with a NUL) must never reach the output: if one is left, some
     // construct around it was not recognised.

@@ -34,9 +34,15 @@ impl Sim<'_> {
                 } else {
                     self.name(ins, raw)?
                 };
-                if n == ".type_params" && self.stack.last() == Some(&Val::Locals) {
+                let namespace = match self.stack.last() {
+                    Some(Val::Locals) => true,
+                    Some(Val::Expr(Expr::Name { id, .. })) => id == "__classdict__",
+                    _ => false,
+                };
+                if n == ".type_params" && namespace {
                     // a generic class body's `__type_params__ = .type_params` (the class
-                    // statement's own, dropped by `class_def`)
+                    // statement's own, dropped by `class_def`); its type-parameter scope's
+                    // `Generic[*.type_params]` (in a class body, through `__classdict__`)
                     self.stack.pop();
                     self.push(Expr::name(&n));
                     return Ok(None);

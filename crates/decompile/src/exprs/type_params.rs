@@ -491,6 +491,10 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
     let store_name = |i: &Instr| -> Option<String> {
         match i.op.name {
             "STORE_FAST" => names.get(i.raw_arg() as usize).map(|s| s.to_string()),
+            // 3.13+ the store half of a superinstruction
+            "STORE_FAST_LOAD_FAST" => names
+                .get((i.raw_arg() >> 4) as usize)
+                .map(|s| s.to_string()),
             "STORE_DEREF" => scope.deref_name(i.raw_arg()).map(str::to_string),
             _ => None,
         }
@@ -535,14 +539,26 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
                 };
                 let want = type_param(top).map(|p| param_name(&p).to_string());
                 let got = instrs.get(k + 1).and_then(store_name);
-                if got.is_none() || got != want {
+                // (`__T` in a class, or of a class, is stored mangled: `_C__T`)
+                let mangled = |g: &str, w: &str| {
+                    w.starts_with("__")
+                        && !w.ends_with("__")
+                        && g.strip_suffix(w).is_some_and(|c| {
+                            c.starts_with('_') && c.len() > 1 && !c[1..].starts_with('_')
+                        })
+                };
+                let same = match (&got, &want) {
+                    (Some(g), Some(w)) => g == w || mangled(g, w),
+                    _ => false,
+                };
+                if !same {
                     return Err(op_err(format!("type parameter {want:?} bound to {got:?}")));
                 }
-                bound.extend(got);
+                bound.extend(want);
                 k += 2;
                 continue;
             }
-            "STORE_FAST" | "STORE_DEREF" => {
+            "STORE_FAST" | "STORE_DEREF" | "STORE_FAST_LOAD_FAST" => {
                 let n = store_name(ins).ok_or_else(|| op_err("a local out of range".into()))?;
                 match (n.as_str(), sim.stack.pop()) {
                     (".type_params", Some(Val::Expr(Expr::Tuple { elts, .. })))
@@ -560,6 +576,13 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
                             "a store of {other} ({v:?}) in a type-parameter scope"
                         )))
                     }
+                }
+                if ins.op.name == "STORE_FAST_LOAD_FAST" {
+                    let n = names
+                        .get((raw & 15) as usize)
+                        .filter(|_| ((raw & 15) as usize) >= argc)
+                        .ok_or_else(|| op_err("a load of a scope argument after a store".into()))?;
+                    sim.push(Expr::name(n));
                 }
             }
             "CALL_INTRINSIC_1" if Sim::named(ins, raw) == Some("INTRINSIC_SUBSCRIPT_GENERIC") => {
@@ -605,9 +628,10 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
         k += 1;
     }
     if !sim.stack.is_empty() || !sim.out.is_empty() {
-        return Err(err(
-            "a type-parameter scope that does more than make its value".into(),
-        ));
+        return Err(err(format!(
+            "a type-parameter scope that does more than make its value ({:?} {:?})",
+            sim.stack, sim.out
+        )));
     }
     sim.check_copies()?;
     let inner = |i: usize| match scope.consts.get(i) {

@@ -41,6 +41,8 @@ pub const TYPE_PARAM: &str = "\u{0}type_param";
 pub const LAZY: &str = "\u{0}lazy_value";
 /// `TYPE_ALIAS(name, (params..) or None, value)`: what INTRINSIC_TYPEALIAS made.
 pub const TYPE_ALIAS: &str = "\u{0}type_alias";
+/// The keyword of a [`TYPE_ALIAS`] marker that its type-parameter scope made (and checked).
+const SCOPED: &str = "\u{0}scoped";
 /// `Generic[*params]` of a class's type-parameter scope (INTRINSIC_SUBSCRIPT_GENERIC).
 const GENERIC_BASE: &str = "\u{0}generic_base";
 /// The name of a type-parameter scope's code object, before the name of what it makes.
@@ -421,12 +423,20 @@ impl Sim<'_> {
         value: &Expr,
         target: &Expr,
     ) -> Result<Option<Stmt>, DecompileError> {
-        let Some((args, [])) = marker_parts(value, TYPE_ALIAS) else {
+        let Some((args, keywords)) = marker_parts(value, TYPE_ALIAS) else {
             return Ok(None);
         };
         let [name, Expr::Tuple { elts, .. }, v] = args else {
             return Err(self.err(ins, "a type alias marker of an unknown shape"));
         };
+        // type parameters only from a type-parameter scope, which bound them (SCOPED)
+        let scoped = matches!(keywords, [k] if k.arg.as_deref() == Some(SCOPED));
+        if scoped == elts.is_empty() || !(scoped || keywords.is_empty()) {
+            return Err(self.err(
+                ins,
+                "a type alias with type parameters not made by its type-parameter scope",
+            ));
+        }
         let name = text(name).ok_or_else(|| self.err(ins, "a type alias without its name"))?;
         let mangled = super::mangle(&self.code.name, &name);
         if !matches!(target, Expr::Name { id, .. } if *id == name || Some(id) == mangled.as_ref()) {
@@ -647,6 +657,19 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
                 return Err(err(format!("a scope of {made_name} making {}", code.name)));
             }
             let type_params = params_of(&elts, &bound).map_err(err)?;
+            // a type parameter is never rebound (`nonlocal T` is a syntax error)
+            let rebinds = code.bytecode.instrs().any(|i| {
+                matches!(i.op.name, "STORE_DEREF" | "DELETE_DEREF")
+                    && code.deref_name(i.raw_arg()).is_some_and(|n| {
+                        code.freevars.iter().any(|f| f == n) && bound.iter().any(|b| b == n)
+                    })
+            });
+            if rebinds {
+                return Err(err(format!(
+                    "{} stores a free variable named as a type parameter",
+                    code.name
+                )));
+            }
             let mut def = crate::function_def(code, &f)
                 .map_err(|e| err(format!("in {}: {}", code.name, e.message)))?;
             match &mut def {
@@ -681,7 +704,8 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
             Ok(Val::Def(Box::new(def)))
         }
         (Some(Val::Expr(e)), None, None) => {
-            let Some(([name, Expr::Tuple { elts, .. }, _], [])) = marker_parts(&e, TYPE_ALIAS)
+            let Some((args @ [name, Expr::Tuple { elts, .. }, _], [])) =
+                marker_parts(&e, TYPE_ALIAS)
             else {
                 return Err(err("a type-parameter scope returning something else".into()));
             };
@@ -689,7 +713,11 @@ fn type_param_scope(scope: &CodeInput, args: &[Expr]) -> Result<Val, DecompileEr
                 return Err(err(format!("a scope of {made_name} making another alias")));
             }
             params_of(elts, &bound).map_err(err)?;
-            Ok(Val::Expr(e))
+            let scoped = Keyword {
+                arg: Some(SCOPED.into()),
+                value: Expr::constant(Constant::Bool(true)),
+            };
+            Ok(Val::Expr(marker(TYPE_ALIAS, args.to_vec(), vec![scoped])))
         }
         _ => Err(err(
             "a type-parameter scope of a shape this decompiler does not know".into(),

@@ -107,14 +107,46 @@ FUTURE_FLAGS = __import__("__future__").annotations.compiler_flag
 def inline_children(code: types.CodeType) -> list:
     """The inline code objects whose source is part of `code`'s, in pre-order."""
     out = []
+    lazy = lazy_values(code)
     for k in code.co_consts:
-        if isinstance(k, types.CodeType) and is_inline(k):
+        if isinstance(k, types.CodeType) and (is_inline(k) or id(k) in lazy):
             out.append(k)
             out.extend(inline_children(k))
     return out
 
 
-def in_context(code: types.CodeType, source: str, imported: set) -> ast.Module:
+TYPE_PARAM_INTRINSICS = ("INTRINSIC_TYPEVAR_WITH_BOUND", "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS",
+                         "INTRINSIC_SET_TYPEPARAM_DEFAULT")
+
+
+def lazy_values(code: types.CodeType) -> set:
+    """3.12+ (PEP 695): ids of the code objects in `code`'s constants that are lazily evaluated
+    type-parameter bounds, constraints, defaults or `type` alias values (annotation scopes, named
+    after the parameter or alias, so known by what `code` does with the function made of them: the
+    argument of CALL_INTRINSIC_2 TYPEVAR_WITH_BOUND / _WITH_CONSTRAINTS / SET_TYPEPARAM_DEFAULT, or
+    the last item of the tuple INTRINSIC_TYPEALIAS takes). Their source is part of `code`'s."""
+    if sys.version_info < (3, 12):
+        return set()
+    instrs = [i for i in dis.get_instructions(code) if i.opname not in IGNORED]
+    out = set()
+    for k, i in enumerate(instrs):
+        if i.opname != "LOAD_CONST" or not isinstance(i.argval, types.CodeType):
+            continue
+        j = k + 1
+        while j < len(instrs) and instrs[j].opname in ("MAKE_FUNCTION", "SET_FUNCTION_ATTRIBUTE"):
+            j += 1
+        if j == k + 1 or j >= len(instrs):
+            continue
+        a = instrs[j]
+        b = instrs[j + 1] if j + 1 < len(instrs) else None
+        if (a.opname == "CALL_INTRINSIC_2" and a.argrepr in TYPE_PARAM_INTRINSICS) or (
+                a.opname == "BUILD_TUPLE" and a.arg == 3 and b is not None
+                and b.opname == "CALL_INTRINSIC_1" and b.argrepr == "INTRINSIC_TYPEALIAS"):
+            out.add(id(i.argval))
+    return out
+
+
+def in_context(code: types.CodeType, source: str, imported: set, parent=None) -> ast.Module:
     """The decompiled source of `code` placed in a skeleton of the scopes it was compiled in, so that
     compiling it makes the same choices CPython made in the original module: free variables are cells of
     an enclosing function, `__class__` comes from an enclosing class, and module-level names bound by an
@@ -122,9 +154,16 @@ def in_context(code: types.CodeType, source: str, imported: set) -> ast.Module:
     original code objects, never from the original source. Built as an AST, so that multi-line string
     literals are not re-indented."""
     body = ast.parse(source).body
-    if code.co_name != "<module>" and not code.co_flags & 1:
-        body = [ast.ClassDef(code.co_name, [], [], body or [ast.Pass()], [], **TYPE_PARAMS)]
     free = [v for v in code.co_freevars if v != "__class__"]
+    if code.co_name != "<module>" and not code.co_flags & 1:
+        params = {}
+        if ".type_params" in code.co_freevars and parent is not None:
+            # a generic class's body (3.12+): compiled inside the class statement's type parameters,
+            # the cells of its type-parameter scope (`parent`)
+            names = [n for n in parent.co_varnames + parent.co_cellvars if not n.startswith(".")]
+            params = {"type_params": [ast.TypeVar(n) for n in names]}
+            free = [v for v in free if v not in names and v != ".type_params"]
+        body = [ast.ClassDef(code.co_name, [], [], body or [ast.Pass()], [], **(params or TYPE_PARAMS))]
     if "__class__" in code.co_freevars:
         body = [ast.ClassDef("__framejit_ctx_class", [], [], body, [], **TYPE_PARAMS)]
     if free:
@@ -173,8 +212,10 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
         except (SyntaxError, ValueError, OSError):
             continue
         imported = module_imports(module)
+        parents = {id(k): c for c in tree(module) for k in c.co_consts if isinstance(k, types.CodeType)}
+        lazy = set().union(*(lazy_values(c) for c in tree(module)))
         for c in tree(module):
-            if is_inline(c):
+            if is_inline(c) or id(c) in lazy:
                 continue
             group = [c] + inline_children(c)
             stats["code_objects"] += len(group)
@@ -185,7 +226,8 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                 reasons["decompile: " + reason(str(e))] += len(group)
                 continue
             try:
-                again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set()),
+                again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set(),
+                                                  parents.get(id(c))),
                                        c.co_filename, "exec", flags=c.co_flags & FUTURE_FLAGS, dont_inherit=True)
             except SyntaxError as e:
                 stats["syntax_error"] += len(group)

@@ -17,6 +17,7 @@ mod py312;
 mod py38;
 mod spill;
 mod tstrings;
+mod type_params;
 pub use annotations::fold as fold_annotations_314;
 pub(crate) use spill::cell_name;
 
@@ -80,6 +81,9 @@ pub enum Val {
         op: Operator,
         right: Expr,
     },
+    /// 3.12+ a `def` or `class` with type parameters, made by its type-parameter scope
+    /// (`exprs/type_params.rs`), and what decorates it, until it is stored.
+    Def(Box<Stmt>),
 }
 
 /// A class statement in the making.
@@ -490,6 +494,20 @@ impl<'a> Sim<'a> {
                 self.out.push(def);
                 return Ok(());
             }
+            Val::Def(def) => {
+                let name = match def.as_ref() {
+                    Stmt::FunctionDef(d) | Stmt::AsyncFunctionDef(d) => d.name.clone(),
+                    Stmt::ClassDef(c) => c.name.clone(),
+                    _ => return Err(self.err(ins, "stores a statement that is not a def")),
+                };
+                let mangled = mangle(&self.code.name, &name);
+                if !matches!(&target, Expr::Name { id, .. } if *id == name || Some(id) == mangled.as_ref())
+                {
+                    return Err(self.err(ins, format!("{name} stored under another name")));
+                }
+                self.out.push(*def);
+                return Ok(());
+            }
             Val::Function(f) => {
                 // 3.14: a module's or class's annotations, as a compiler-made function
                 if let Some(marker) = self.annotate_store(ins, f.code, &target)? {
@@ -513,6 +531,10 @@ impl<'a> Sim<'a> {
             }
             other => return Err(self.err(ins, format!("stores {other:?}"))),
         };
+        if let Some(alias) = self.type_alias_store(ins, &value, &target)? {
+            self.out.push(alias);
+            return Ok(());
+        }
         if let Expr::NamedExpr { .. } = value {
             // `a = b = v`: a walrus stored again is a chained assignment
             let mut targets = vec![target];
@@ -689,6 +711,10 @@ impl<'a> Sim<'a> {
                     crate::lambda(code, &f)
                         .map_err(|e| self.err(ins, format!("lambda: {}", e.message)))
                 }
+                // 3.12+ `type X = v`: the value's function, in a tuple for INTRINSIC_TYPEALIAS
+                _ if self.lazy_marker(&f).is_some() => self
+                    .lazy_marker(&f)
+                    .ok_or_else(|| self.err(ins, "a lazily evaluated value")),
                 _ => Err(self.err(
                     ins,
                     "a function used as a value (comprehension or nested def in an expression)",
@@ -698,6 +724,23 @@ impl<'a> Sim<'a> {
                 ins,
                 "an in-place operator's result used as a value, not stored back into its operand",
             )),
+            // 3.11+ PEP 646 `*args: *Ts`, a TypeVarTuple's default `*Ts`: UNPACK_SEQUENCE 1 of a
+            // value used as a value, not stored
+            Val::Unpacked { unpack, slot: 0 }
+                if self.code.version >= framejit_bytecode::PyVersion::V3_11 =>
+            {
+                match self.unpacks.get(unpack) {
+                    Some(Unpack {
+                        source: Ok(e),
+                        targets,
+                        star: None,
+                    }) if matches!(targets.as_slice(), [None]) => Ok(Expr::Starred {
+                        value: Box::new(e.clone()),
+                        ctx: ExprContext::Load,
+                    }),
+                    _ => Err(self.err(ins, "an unpacked value used as a value")),
+                }
+            }
             other => Err(self.err(
                 ins,
                 format!("expected a value on the stack, found {other:?}"),
@@ -2228,6 +2271,14 @@ impl<'a> Sim<'a> {
                 if func == Val::BuildClass {
                     return self.build_class(ins, vals, kwnames).map(|()| None);
                 }
+                // 3.12+ `def f[T]` / `class C[T]` / `type A[T]`: the call of its type-parameter scope
+                if let Val::Function(f) = &func {
+                    if self.is_type_param_scope(f) {
+                        return self
+                            .type_param_scope_call(ins, f, vals, &kwnames)
+                            .map(|()| None);
+                    }
+                }
                 let func = self.expr_of(ins, func)?;
                 // `@decorator` over a class
                 if kwnames.is_empty() && vals.len() == 1 {
@@ -2235,6 +2286,23 @@ impl<'a> Sim<'a> {
                         let mut c = c.clone();
                         c.decorators.insert(0, func);
                         self.stack.push(Val::Class(c));
+                        return Ok(None);
+                    }
+                }
+                // `@decorator` over a def or class with type parameters
+                if kwnames.is_empty() && vals.len() == 1 {
+                    if let Some(Val::Def(d)) = vals.first() {
+                        let mut d = d.clone();
+                        match d.as_mut() {
+                            Stmt::FunctionDef(f) | Stmt::AsyncFunctionDef(f) => {
+                                f.decorator_list.insert(0, func)
+                            }
+                            Stmt::ClassDef(c) => c.decorator_list.insert(0, func),
+                            _ => {
+                                return Err(self.err(ins, "decorates a statement that is not a def"))
+                            }
+                        }
+                        self.stack.push(Val::Def(d));
                         return Ok(None);
                     }
                 }

@@ -508,6 +508,15 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         ) {
             continue;
         }
+        // a generic class's type parameters (3.12+): the class statement's own
+        if let Stmt::Assign { targets, value } = &s {
+            let is_name = |e: &Expr, n: &str| matches!(e, Expr::Name { id, .. } if id == n);
+            if matches!(targets.as_slice(), [t] if is_name(t, "__type_params__"))
+                && is_name(value, ".type_params")
+            {
+                continue;
+            }
+        }
         if target_is(&s, &["__doc__"]) {
             if let Stmt::Assign {
                 value:
@@ -747,6 +756,12 @@ pub fn decompile_source_with(
         return Err(DecompileError::new(
             code,
             "a comprehension's code object has no source of its own: decompile the code that contains it",
+        ));
+    }
+    if code.name.starts_with("<generic parameters of ") {
+        return Err(DecompileError::new(
+            code,
+            "a type-parameter scope has no source of its own: decompile the code that contains it",
         ));
     }
     let source = source_of(code, f)?;

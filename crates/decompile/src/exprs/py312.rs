@@ -34,6 +34,19 @@ impl Sim<'_> {
                 } else {
                     self.name(ins, raw)?
                 };
+                let namespace = match self.stack.last() {
+                    Some(Val::Locals) => true,
+                    Some(Val::Expr(Expr::Name { id, .. })) => id == "__classdict__",
+                    _ => false,
+                };
+                if n == ".type_params" && namespace {
+                    // a generic class body's `__type_params__ = .type_params` (the class
+                    // statement's own, dropped by `class_def`); its type-parameter scope's
+                    // `Generic[*.type_params]` (in a class body, through `__classdict__`)
+                    self.stack.pop();
+                    self.push(Expr::name(&n));
+                    return Ok(None);
+                }
                 if n.starts_with('.') {
                     // `.type_params` and kin: a class with type parameters (PEP 695)
                     return Err(
@@ -52,6 +65,7 @@ impl Sim<'_> {
                 }
             }
             "CALL_INTRINSIC_1" => self.intrinsic_1(ins, raw)?,
+            "CALL_INTRINSIC_2" => self.intrinsic_2(ins, raw)?,
             "LOAD_SPECIAL" => self.load_special(ins, raw)?,
             "BUILD_INTERPOLATION" => self.build_interpolation(ins, raw)?,
             "BUILD_TEMPLATE" => self.build_template(ins)?,
@@ -209,6 +223,13 @@ impl Sim<'_> {
                 }
                 _ => return Err(self.err(ins, "import * without a module")),
             },
+            Some(
+                which @ ("INTRINSIC_TYPEVAR"
+                | "INTRINSIC_PARAMSPEC"
+                | "INTRINSIC_TYPEVARTUPLE"
+                | "INTRINSIC_TYPEALIAS"
+                | "INTRINSIC_SUBSCRIPT_GENERIC"),
+            ) => self.type_param_intrinsic_1(ins, which)?,
             other => {
                 return Err(self.err(
                     ins,

@@ -211,6 +211,23 @@ impl CodeInput {
     }
 }
 
+/// The byte offset of each instruction item as decoded (labels and exception markers take none).
+fn item_offsets(bytecode: &Bytecode) -> Vec<u32> {
+    let mut out = Vec::with_capacity(bytecode.items.len());
+    let mut at: u32 = 0;
+    for item in &bytecode.items {
+        match item {
+            framejit_bytecode::Item::Instr(ins) => {
+                let own = at + 2 * u32::from(ins.pad);
+                out.push(own);
+                at = own + 2 * (1 + u32::from(ins.op.caches));
+            }
+            _ => out.push(at),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,21 +267,4 @@ mod tests {
         assert_eq!(old.deref_name(2), Some("d"));
         assert_eq!(new.consts[1].as_text().as_deref(), Some("é"));
     }
-}
-
-/// The byte offset of each instruction item as decoded (labels and exception markers take none).
-fn item_offsets(bytecode: &Bytecode) -> Vec<u32> {
-    let mut out = Vec::with_capacity(bytecode.items.len());
-    let mut at: u32 = 0;
-    for item in &bytecode.items {
-        match item {
-            framejit_bytecode::Item::Instr(ins) => {
-                let own = at + 2 * u32::from(ins.pad);
-                out.push(own);
-                at = own + 2 * (1 + u32::from(ins.op.caches));
-            }
-            _ => out.push(at),
-        }
-    }
-    out
 }

@@ -470,11 +470,13 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     // `if`/`else`, the epilogue copied with it goes too)
     fold_module_returns(&mut body);
     drop_tail_return(&mut body);
-    while code.version >= framejit_bytecode::PyVersion::V3_13 {
-        let before = body.clone();
-        structure::strip_tail(&mut body, &is_class_epilogue, false);
-        if body == before {
-            break;
+    if code.version >= framejit_bytecode::PyVersion::V3_13 {
+        loop {
+            let before = body.clone();
+            structure::strip_tail(&mut body, &is_class_epilogue, false);
+            if body == before {
+                break;
+            }
         }
     }
     fold_asserts(&mut body);

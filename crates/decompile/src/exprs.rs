@@ -350,6 +350,15 @@ impl<'a> Sim<'a> {
         self.stack.push(Val::Expr(e));
     }
 
+    /// Between two instructions (or the two halves of a 3.13+ pair): the block's own statements
+    /// start above the lowest depth it has reached.
+    fn statement_boundary(&mut self) {
+        if self.stack.len() <= self.entry_len && self.group.is_none() {
+            self.entry_len = self.stack.len();
+            self.moves.clear();
+        }
+    }
+
     /// A binary operator's result; an in-place one stays apart until it is stored back.
     fn push_bin_op(&mut self, left: Expr, op: Operator, right: Expr, inplace: bool) {
         self.stack.push(if inplace {
@@ -1162,11 +1171,7 @@ impl<'a> Sim<'a> {
             Arg::Jump(_) => 0,
         };
         let name = ins.op.name;
-        if self.stack.len() <= self.entry_len && self.group.is_none() {
-            // the block's own statements start above the lowest depth it has reached
-            self.entry_len = self.stack.len();
-            self.moves.clear();
-        }
+        self.statement_boundary();
         let was_copy = std::mem::take(&mut self.last_was_copy);
         let prev = std::mem::replace(&mut self.prev, (name, raw));
         if matches!(name, "TO_BOOL" | "NOT_TAKEN") {
@@ -1277,10 +1282,7 @@ impl<'a> Sim<'a> {
                 } else {
                     // (the load starts the next statement: its base is below the loaded value,
                     // as it would be between two instructions)
-                    if self.stack.len() <= self.entry_len && self.group.is_none() {
-                        self.entry_len = self.stack.len();
-                        self.moves.clear();
-                    }
+                    self.statement_boundary();
                     self.push(Expr::name(&second));
                 }
             }

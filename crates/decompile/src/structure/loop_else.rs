@@ -49,7 +49,10 @@ impl Structurer<'_> {
                 else {
                     continue;
                 };
-                if self.resolve_jumps(t) == self.resolve_jumps(exit) {
+                // (and at the exit's try nesting: a `break` out of an except clause's loop that
+                // lands on the clause's cleanup is not past an `else:` part)
+                let level = |x: usize| self.cfg.blocks[x].handler.map(|h| h.0);
+                if self.resolve_jumps(t) == self.resolve_jumps(exit) || level(t) != level(exit) {
                     continue;
                 }
                 match found {

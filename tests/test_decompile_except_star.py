@@ -24,7 +24,7 @@ IDENTICAL = {
 # of the general structurer (a `break` whose target the compiler copied comes out as the copied
 # `return`; a loop in a clause, a loop's test repeated at its bottom)
 EQUAL_ONLY = {
-    11: {"loop_in_clause"},
+    11: set(),
     12: {"body_break"},
     13: {"body_break"},
     14: {"body_break", "in_while"},

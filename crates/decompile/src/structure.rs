@@ -2389,12 +2389,8 @@ impl<'a> Structurer<'a> {
         let else_brk = guard
             .as_ref()
             .and_then(|g| self.else_break_target(header, g.1, depth, enclosing));
-        let top_test_exit = self.cfg.blocks[header]
-            .succs
-            .iter()
-            .find(|e| e.kind != EdgeKind::Exception && !lp.body.contains(&e.to))
-            .map(|e| e.to);
-        let top_brk = top_test_exit
+        let top_brk = self
+            .header_test_exit(header, &lp.body)
             .filter(|_| guard.is_none())
             .and_then(|x| self.else_break_target(header, x, depth, enclosing));
         let (cond, exit) = match guard {

@@ -102,6 +102,14 @@ impl Structurer<'_> {
         body: &[usize],
         exits: &[usize],
     ) -> Option<usize> {
+        self.header_test_exit(header, body)
+            .filter(|out| exits.contains(out))
+    }
+
+    /// The arm by which the test ending a loop's `header` leaves the loop (body `body`): a loop
+    /// tested at its top (`while c:` before 3.10, and 3.14). `None` where the header does not
+    /// end in a test, or where both or neither of its arms stay in the loop.
+    pub(super) fn header_test_exit(&self, header: usize, body: &[usize]) -> Option<usize> {
         let branches = self.instrs(header).last().is_some_and(|i| {
             i.op.flow == framejit_bytecode::opcode::Flow::Branch && i.op.name.contains("_IF_")
         });
@@ -110,12 +118,11 @@ impl Structurer<'_> {
             self.succ(header, EdgeKind::Fall)?,
         );
         let inside = |x: usize| body.contains(&x);
-        let out = match (inside(taken), inside(fall)) {
-            (true, false) => fall,
-            (false, true) => taken,
-            _ => return None,
-        };
-        (branches && exits.contains(&out)).then_some(out)
+        match (inside(taken), inside(fall)) {
+            (true, false) if branches => Some(fall),
+            (false, true) if branches => Some(taken),
+            _ => None,
+        }
     }
 }
 

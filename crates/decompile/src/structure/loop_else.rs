@@ -49,10 +49,7 @@ impl Structurer<'_> {
                 else {
                     continue;
                 };
-                // (and at the exit's try nesting: a `break` out of an except clause's loop that
-                // lands on the clause's cleanup is not past an `else:` part)
-                let level = |x: usize| self.cfg.blocks[x].handler.map(|h| h.0);
-                if self.resolve_jumps(t) == self.resolve_jumps(exit) || level(t) != level(exit) {
+                if self.resolve_jumps(t) == self.resolve_jumps(exit) {
                     continue;
                 }
                 match found {

@@ -311,6 +311,34 @@ pub(crate) fn strip_tail(
     }
 }
 
+/// The start of an except clause's body: `name = <the exception>` (`except T as name:`), taken
+/// off with the compiler's unbinding at the clause's ends (`Some(Some(name))`), or the marker of
+/// the exception dropped (`Some(None)`). `None`: the body starts with neither.
+fn take_clause_binding(stmts: &mut Vec<Stmt>) -> Option<Option<String>> {
+    use crate::exprs::EXC;
+    let name = match stmts.first() {
+        Some(Stmt::Assign {
+            targets,
+            value: Expr::Name { id, .. },
+        }) if id == EXC && targets.len() == 1 => match &targets[0] {
+            Expr::Name { id, .. } => Some(id.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let dropped =
+        matches!(stmts.first(), Some(Stmt::Expr { value: Expr::Name { id, .. } }) if id == EXC);
+    if let Some(n) = &name {
+        stmts.remove(0);
+        strip_unbind(stmts, n);
+    } else if dropped {
+        stmts.remove(0);
+    } else {
+        return None;
+    }
+    Some(name)
+}
+
 /// Remove the compiler's `name = None; del name` that ends an `except ... as name:` body: at its end
 /// (or, when the compiler copied it into the arms of a final `if`/`try`, at their ends), and before
 /// every `return` (`break`, `continue` directly in the clause) that leaves the clause, with the
@@ -2298,22 +2326,7 @@ impl<'a> Structurer<'a> {
                 tails.push((clauses.len(), t));
             }
             // `except T as name:` binds the exception first and unbinds it at the end
-            let name = match stmts.first() {
-                Some(Stmt::Assign {
-                    targets,
-                    value: Expr::Name { id, .. },
-                }) if id == EXC && targets.len() == 1 => match &targets[0] {
-                    Expr::Name { id, .. } => Some(id.clone()),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some(n) = &name {
-                stmts.remove(0);
-                strip_unbind(&mut stmts, n);
-            } else if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
-                stmts.remove(0);
-            }
+            let name = take_clause_binding(&mut stmts).flatten();
             clauses.push(ExceptHandler {
                 type_: Some(type_),
                 name,

@@ -16,7 +16,7 @@
 //! bookkeeping does something else than the above, the statement is refused. `break`, `continue`
 //! and `return` cannot leave a clause (a syntax error), so a clause whose code leaves is refused.
 
-use super::{or_pass, strip_unbind, Structurer, Tails};
+use super::{or_pass, take_clause_binding, Structurer, Tails};
 use crate::ast::{CmpOp, Constant, ExceptHandler, Expr, Stmt};
 use crate::error::DecompileError;
 use crate::exprs::except_star::{EG_LIST, EG_MATCH, EG_REST};
@@ -568,26 +568,11 @@ impl<'a> Structurer<'a> {
             if super::except_exit::split_pop_except(&mut stmts).is_some() {
                 return Err(self.star_err(body_start, "code after a POP_EXCEPT in a clause"));
             }
-            let as_name = match stmts.first() {
-                Some(Stmt::Assign {
-                    targets,
-                    value: Expr::Name { id, .. },
-                }) if id == EXC && targets.len() == 1 => match &targets[0] {
-                    Expr::Name { id, .. } => Some(id.clone()),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some(n) = &as_name {
-                stmts.remove(0);
-                strip_unbind(&mut stmts, n);
-            } else if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
-                stmts.remove(0);
-            } else {
+            let Some(as_name) = take_clause_binding(&mut stmts) else {
                 return Err(
                     self.star_err(body_start, "a clause that does not bind or drop its match")
                 );
-            }
+            };
             if leaves(&mut stmts, false) {
                 return Err(self.star_err(
                     body_start,

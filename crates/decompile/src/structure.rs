@@ -18,6 +18,7 @@ mod inline_comp;
 mod legacy_layout;
 mod loop_else;
 mod loop_exits;
+mod shared_tail;
 mod try_else;
 mod while_fold;
 pub use coroutine::{bare_returns, keep_generator};
@@ -131,6 +132,14 @@ pub struct Structurer<'a> {
     stops: Vec<Option<usize>>,
     /// The test block of the `while` guard whose loop is being tried next (`loop_exits.rs`).
     guard_block: Option<usize>,
+    /// Expression tails shared by two arms being structured (`shared_tail.rs`), innermost last:
+    /// the block, the POP_TOPs an arm arriving there skips, and the merge.
+    holes: Vec<(usize, usize, usize)>,
+    /// How many times an arm arrived at the innermost hole.
+    hole_hits: usize,
+    /// The exit blocks whose copied tails (their last instructions, this many) are where the arms
+    /// of the expression being structured meet (`dup_tail.rs`).
+    copies_merge: Option<(Vec<usize>, usize)>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -538,6 +547,9 @@ impl<'a> Structurer<'a> {
             resume: vec![0; n],
             stops: Vec::new(),
             guard_block: None,
+            holes: Vec::new(),
+            hole_hits: 0,
+            copies_merge: None,
         }
     }
 
@@ -664,13 +676,32 @@ impl<'a> Structurer<'a> {
         copy: bool,
         left: Vec<Val>,
     ) -> Result<(Vec<Val>, usize), DecompileError> {
+        match self.ipdom[b] {
+            Some(merge) => self.branch_expr_at(b, test, jump_if, keep, copy, left, merge),
+            // (3.12+ and ≤3.10 copy the statement's exit into each arm)
+            None => self.branch_expr_to_copies(b, test, jump_if, keep, copy, left),
+        }
+    }
+
+    /// [`Self::branch_expr`] whose arms meet at `merge` ([`dup_tail::VIRTUAL`]: at the copies of
+    /// one exit tail).
+    #[allow(clippy::too_many_arguments)]
+    fn branch_expr_at(
+        &mut self,
+        b: usize,
+        test: Expr,
+        jump_if: bool,
+        keep: bool,
+        copy: bool,
+        left: Vec<Val>,
+        merge: usize,
+    ) -> Result<(Vec<Val>, usize), DecompileError> {
         let taken = self
             .succ(b, EdgeKind::Jump)
             .ok_or_else(|| self.err("branch without target"))?;
         let fall = self
             .succ(b, EdgeKind::Fall)
             .ok_or_else(|| self.err("branch without fall-through"))?;
-        let merge = self.ipdom[b].ok_or_else(|| self.err("an expression whose arms never meet"))?;
         // `x if a and b else y`: the test's other parts, blocks that only test and jump to the arms
         let (test, jump_if, fall, taken) = if keep || copy {
             (test, jump_if, fall, taken)
@@ -688,7 +719,23 @@ impl<'a> Structurer<'a> {
         } else {
             0
         };
-        let t = self.expr_arm(taken, taken_stack, merge, 0)?;
+        // (3.14: a copied test whose taken arm drops the copy too only decides the way)
+        let mut taken_skip = 0;
+        let (keep, copy) = if copy && taken != merge && self.starts_with_pop(taken) {
+            taken_stack.pop();
+            taken_skip = 1;
+            (false, false)
+        } else {
+            (keep, copy)
+        };
+        if !keep && !copy && self.arms_share_tail(taken, fall, merge) {
+            let arm = |start, stack, skip| shared_tail::Arm { start, stack, skip };
+            let taken_arm = arm(taken, taken_stack, taken_skip);
+            let fall_arm = arm(fall, fall_stack, skip);
+            let stack = self.shared_tail(&test, jump_if, taken_arm, fall_arm, merge)?;
+            return Ok((stack, merge));
+        }
+        let t = self.expr_arm(taken, taken_stack, merge, taken_skip)?;
         let f = self.expr_arm(fall, fall_stack, merge, skip)?;
         if t.len() != f.len() || t.is_empty() || t[..t.len() - 1] != f[..f.len() - 1] {
             return Err(self.err("the arms of an expression leave different stacks"));
@@ -750,6 +797,17 @@ impl<'a> Structurer<'a> {
         loop {
             if b == stop {
                 return Ok(stack);
+            }
+            if let Some(arrived) = self.arrive_at_copy(b, skip, stop, &mut stack) {
+                return arrived.map(|()| stack);
+            }
+            if let Some(arrived) = self.arrive_at_hole(b, skip, stop, &mut stack) {
+                return arrived.map(|()| stack);
+            }
+            // (a chained comparison's cleanup, shared by its tests, only moves values: each
+            // arm through it computes its own value, and no code comes out twice)
+            if self.emitted[b] && self.only_moves_values(b) {
+                self.emitted[b] = false;
             }
             if skip == 0 && self.is_send(b) {
                 (b, stack) = self.send_loop(b, stack)?;
@@ -1686,7 +1744,11 @@ impl<'a> Structurer<'a> {
             return Err(self.err(bad()));
         };
         let joins = if just_pops {
-            false_target.is_some_and(|x| self.resolve_jumps(x) == self.resolve_jumps(f))
+            // (3.12+ may have copied the false target's small exit block)
+            false_target.is_some_and(|x| {
+                let (x, f) = (self.resolve_jumps(x), self.resolve_jumps(f));
+                x == f || self.same_code(x, f)
+            })
         } else {
             self.copy_of_block(cleanup, 1, f)
         };
@@ -1729,6 +1791,28 @@ impl<'a> Structurer<'a> {
         same && succs(a) == succs(b)
     }
 
+    /// Blocks `a` and `b` run the same instructions (no-ops aside) to the same places.
+    fn same_code(&self, a: usize, b: usize) -> bool {
+        let code = |x: usize| -> Vec<(&str, framejit_bytecode::Arg)> {
+            self.instrs(x)
+                .iter()
+                .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                .map(|i| (i.op.name, i.arg))
+                .collect()
+        };
+        let succs = |x: usize| -> Vec<usize> {
+            let mut v: Vec<usize> = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        code(a) == code(b) && succs(a) == succs(b)
+    }
+
     /// Where control really goes from block `x`: through blocks that only jump.
     fn resolve_jumps(&self, x: usize) -> usize {
         let mut x = x;
@@ -1737,7 +1821,7 @@ impl<'a> Structurer<'a> {
                 .instrs(x)
                 .iter()
                 .map(|i| i.op.name)
-                .filter(|n| *n != "NOP")
+                .filter(|n| !matches!(*n, "NOP" | "NOT_TAKEN"))
                 .collect();
             let only_jump = names.is_empty()
                 || names.len() == 1

@@ -2,6 +2,11 @@
 //! statement up to its `return` / `raise`) into both arms, so `return a, (b if c else d)` compiles
 //! to two blocks that each compute their value and then run the same instructions to the exit. The
 //! arms are recognised from the instructions: the same tail after a part that pushes one value.
+//!
+//! The same for any expression branch (`return a < b < c`, `return x and y`): where the arms
+//! never meet, every exit they reach ends with the same instructions (the copied tail), and the
+//! arms meet just before those — a *virtual* merge. Each arm runs up to the start of its exit's
+//! copy; the combined value then runs through one copy of the tail, the others being the same code.
 
 use super::Structurer;
 use crate::ast::{Expr, Stmt};
@@ -9,6 +14,11 @@ use crate::error::DecompileError;
 use crate::exprs::{Exit, Sim, Val};
 use crate::flow::EdgeKind;
 use framejit_bytecode::Instr;
+
+/// The merge of expression arms that meet at copies of one exit tail (no block has this index).
+pub(super) const VIRTUAL: usize = usize::MAX;
+
+const NEVER: &str = "an expression whose arms never meet";
 
 /// What running straight-line instructions gave: statements, the exit (if the last instruction
 /// ends the block) and the stack left.
@@ -105,5 +115,150 @@ impl Structurer<'_> {
             return Ok(Some(stmts));
         }
         Ok(None)
+    }
+
+    /// The exits (blocks with no way on but exceptions) control reaches from block `b`'s branch,
+    /// in order; `None` where it reaches a block already structured or goes round a loop.
+    fn exits_from(&self, b: usize) -> Option<Vec<usize>> {
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut todo: Vec<usize> = Vec::new();
+        let normal = |x: usize| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to)
+                .collect::<Vec<usize>>()
+        };
+        todo.extend(normal(b));
+        let mut exits = Vec::new();
+        let mut count = 0;
+        while let Some(x) = todo.pop() {
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            count += 1;
+            // (an exit of the enclosing meeting at copies may have been reached already)
+            let done = self.emitted[x]
+                && !self
+                    .copies_merge
+                    .as_ref()
+                    .is_some_and(|(exits, _)| exits.contains(&x));
+            if x == b || done || self.loop_at(x).is_some() || count > 64 {
+                return None;
+            }
+            if self.cfg.blocks[x].handler != self.cfg.blocks[b].handler {
+                return None;
+            }
+            let next = normal(x);
+            if next.is_empty() {
+                exits.push(x);
+            }
+            todo.extend(next);
+        }
+        exits.sort_unstable();
+        (exits.len() >= 2).then_some(exits)
+    }
+
+    /// An expression branch at the end of block `b` whose arms never meet: they meet at the
+    /// copies of the exit tail they all end with (the longest that works). Returns the stack
+    /// with the value, and the first exit, to go on from where its copy of the tail starts.
+    pub(super) fn branch_expr_to_copies(
+        &mut self,
+        b: usize,
+        test: Expr,
+        jump_if: bool,
+        keep: bool,
+        copy: bool,
+        left: Vec<Val>,
+    ) -> Result<(Vec<Val>, usize), DecompileError> {
+        if let Some((exits, _)) = &self.copies_merge {
+            // a branch inside the arms of one meeting at the same copies
+            let inside = self
+                .exits_from(b)
+                .is_some_and(|mine| mine.iter().all(|x| exits.contains(x)));
+            if !inside {
+                return Err(self.err(NEVER));
+            }
+            return self.branch_expr_at(b, test, jump_if, keep, copy, left, VIRTUAL);
+        }
+        let Some(exits) = self.exits_from(b) else {
+            return Err(self.err(NEVER));
+        };
+        let blocks: Vec<Vec<&Instr>> = exits.iter().map(|&x| self.instrs(x)).collect();
+        let same = |x: &Instr, y: &Instr| x.op.name == y.op.name && x.arg == y.arg;
+        let shortest = blocks.iter().map(Vec::len).min().unwrap_or(0);
+        let common = (0..shortest)
+            .take_while(|&k| {
+                let first = blocks[0][blocks[0].len() - 1 - k];
+                blocks.iter().all(|bl| same(bl[bl.len() - 1 - k], first))
+            })
+            .count();
+        for k in (1..=common).rev() {
+            let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+            self.copies_merge = Some((exits.clone(), k));
+            let attempt =
+                self.branch_expr_at(b, test.clone(), jump_if, keep, copy, left.clone(), VIRTUAL);
+            self.copies_merge = None;
+            match attempt {
+                Ok((stack, _)) if exits.iter().all(|&x| self.emitted[x]) => {
+                    let first = exits[0];
+                    // (the others' tails are the same code)
+                    self.emitted[first] = false;
+                    self.resume[first] = blocks[0].len() - k;
+                    return Ok((stack, first));
+                }
+                _ => (self.visits, self.emitted, self.work) = saved,
+            }
+        }
+        Err(self.err(NEVER))
+    }
+
+    /// An arm of an expression that meets at copied exit tails, reaching one of those exits:
+    /// run it up to its copy of the tail. `None` where `b` is no such exit.
+    pub(super) fn arrive_at_copy(
+        &mut self,
+        b: usize,
+        skip: usize,
+        stop: usize,
+        stack: &mut Vec<Val>,
+    ) -> Option<Result<(), DecompileError>> {
+        if b == VIRTUAL && stop != VIRTUAL {
+            return Some(Err(self.err(NEVER)));
+        }
+        let (exits, k) = self.copies_merge.as_ref()?;
+        if stop != VIRTUAL || !exits.contains(&b) {
+            return None;
+        }
+        let k = *k;
+        let all = self.instrs(b);
+        // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
+        let lead = if skip > 0 {
+            all.iter().take_while(|i| i.op.name == "NOT_TAKEN").count()
+        } else {
+            0
+        };
+        let start = lead + skip;
+        if start + k > all.len() || all[lead..start].iter().any(|i| i.op.name != "POP_TOP") {
+            return Some(Err(self.err(
+                "a short-circuit arm that does not start by dropping the value",
+            )));
+        }
+        let prefix = &all[start..all.len() - k];
+        // (an exit reached by two arms: only a part that moves values may run twice)
+        let again = std::mem::replace(&mut self.emitted[b], true);
+        if again && !prefix.iter().all(|i| super::shared_tail::moves_values(i)) {
+            return Some(Err(self.err(
+                "control flow this decompiler does not structure yet (a block would come out twice)",
+            )));
+        }
+        Some(match self.run_instrs(prefix, std::mem::take(stack)) {
+            Ok((stmts, None, out)) if stmts.is_empty() => {
+                *stack = out;
+                Ok(())
+            }
+            Ok(_) => Err(self.err("a statement inside an expression")),
+            Err(e) => Err(e),
+        })
     }
 }

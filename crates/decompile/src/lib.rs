@@ -712,18 +712,34 @@ pub(crate) fn fold_comprehension(
     })
 }
 
+/// Statements that only return a value as that value: `return v`, and `if t: <returns a>` followed
+/// by (or with an `else:` of) statements returning `b` as `a if t else b` (the compiler copies the
+/// `return` of a lambda's conditional expression into each arm).
+fn returned_value(stmts: &[ast::Stmt]) -> Option<ast::Expr> {
+    match stmts {
+        [ast::Stmt::Return { value: Some(v) }] => Some(v.clone()),
+        [ast::Stmt::If { test, body, orelse }, rest @ ..] => {
+            let other = match (orelse.is_empty(), rest.is_empty()) {
+                (true, false) => returned_value(rest)?,
+                (false, true) => returned_value(orelse)?,
+                _ => return None,
+            };
+            Some(ast::Expr::IfExp {
+                test: Box::new(test.clone()),
+                body: Box::new(returned_value(body)?),
+                orelse: Box::new(other),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// A lambda's code object as a `lambda` expression.
 pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, DecompileError> {
     let body = structure::Structurer::statements(code)?;
-    let value = match body.as_slice() {
-        [ast::Stmt::Return { value: Some(v) }] => v.clone(),
-        _ => {
-            return Err(DecompileError::new(
-                code,
-                "a lambda whose body is not one returned expression",
-            ))
-        }
-    };
+    let value = returned_value(&body).ok_or_else(|| {
+        DecompileError::new(code, "a lambda whose body is not one returned expression")
+    })?;
     Ok(ast::Expr::Lambda {
         args: Box::new(arguments(code, Some(f))),
         body: Box::new(value),

@@ -28,6 +28,7 @@ import sys
 import sysconfig
 import time
 import types
+import typing
 import warnings
 
 from framejit import DecompileError, decompile
@@ -35,10 +36,42 @@ from framejit import DecompileError, decompile
 IGNORED = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG"}
 
 
+# 3.13+ fuse two local loads/stores into one instruction only where both are on the same line
+# (flowgraph.c, make_super_instruction): a line-number fact, so compared as the two instructions
+SUPER = {
+    "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+    "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+    "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST_BORROW", "LOAD_FAST_BORROW"),
+}
+
+
+class _Part(typing.NamedTuple):
+    """One of the two instructions a superinstruction stands for."""
+    opname: str
+    opcode: int
+    argval: object
+    offset: int
+
+
+def _unfused(instrs: list) -> list:
+    out = []
+    for i in instrs:
+        parts = SUPER.get(i.opname)
+        if parts and isinstance(i.argval, tuple) and len(i.argval) == 2:
+            # (the second part gets no offset of its own: nothing jumps between the two)
+            out.append(_Part(parts[0], -1, i.argval[0], i.offset))
+            out.append(_Part(parts[1], -1, i.argval[1], -1))
+        else:
+            out.append(i)
+    return out
+
+
 def normalized(code: types.CodeType) -> list:
-    """(opname, argument) per instruction; jumps by the index of their target, code constants by name."""
-    instrs = [i for i in dis.get_instructions(code) if i.opname not in IGNORED]
-    index = {i.offset: k for k, i in enumerate(instrs)}
+    """(opname, argument) per instruction; jumps by the index of their target, code constants by name;
+    superinstructions as the instructions they fuse (see SUPER)."""
+    instrs = _unfused([i for i in dis.get_instructions(code) if i.opname not in IGNORED])
+    index = {i.offset: k for k, i in enumerate(instrs) if i.offset >= 0}
     out = []
     for k, i in enumerate(instrs):
         if i.opname in ("LOAD_CONST", "LOAD_SMALL_INT") and k + 1 < len(instrs) and instrs[k + 1].argval == "__firstlineno__":
@@ -203,6 +236,18 @@ def find_named(tree_of: list, name: str):
     return None
 
 
+# FRAMEJIT_SWEEP_LIST=PATH: one line per code object that is not identical (class, file, qualified
+# name, reason or first differing opcode pair), to study what is left
+_LISTED = os.environ.get("FRAMEJIT_SWEEP_LIST")
+_LIST = open(_LISTED, "w") if _LISTED else None
+
+
+def listed(cls: str, code: types.CodeType, why: str) -> None:
+    if _LIST is not None:
+        print(cls, code.co_filename, code.co_firstlineno, code.co_qualname if hasattr(code, "co_qualname")
+              else code.co_name, why.replace("\n", " ")[:160], sep="\t", file=_LIST, flush=True)
+
+
 def context_mode(files: list, stats: collections.Counter, reasons: collections.Counter, diffs) -> None:
     """Each code object decompiled on its own (a function, a class body, a module), recompiled in a
     skeleton of its original scopes; inline code (comprehensions, lambdas) compared through its parent."""
@@ -224,6 +269,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
             except DecompileError as e:
                 stats["decompile_error"] += len(group)
                 reasons["decompile: " + reason(str(e))] += len(group)
+                listed("refused", c, reason(str(e)))
                 continue
             try:
                 again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set(),
@@ -250,6 +296,10 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                     stats["identical"] += 1
                     continue
                 stats["different"] += 1
+                if _LIST is not None:
+                    j = next((j for j, (p, q) in enumerate(zip(x, y or [])) if p != q), None)
+                    listed("different", a, f"at {j}: {x[j] if j is not None else ''} -> "
+                                           f"{y[j] if j is not None and y else ''}")
                 if diffs is not None:
                     if y is None:
                         diffs["<inline code missing>"] += 1

@@ -1588,6 +1588,9 @@ impl<'a> Structurer<'a> {
                 None if self.legacy_raise_then_else(fall, taken, lp).is_some() => {
                     (self.legacy_raise_then_else(fall, taken, lp).flatten(), true)
                 }
+                // (3.12+: `if c: B` ending a loop body, B leaving, tests c and jumps to B over
+                // the jump back to the header: that jump is the end of the body, not B)
+                None if self.falls_to_latch(fall, taken, lp) => (Some(fall), true),
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
@@ -2200,7 +2203,7 @@ impl<'a> Structurer<'a> {
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
-        let (mut handlers, finalbody, tails) = handlers?;
+        let (mut handlers, finalbody, tails, exit_copies) = handlers?;
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, mut end) = match after {
@@ -2218,6 +2221,15 @@ impl<'a> Structurer<'a> {
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again
         if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
+            after_try = t;
+        } else if let Some(t) = (tails.is_empty()
+            && !star
+            && finalbody.is_none()
+            && end.is_none()
+            && self.code.version >= framejit_bytecode::PyVersion::V3_12)
+            .then(|| except_exit::hoist_leaving_tail(&mut handlers, &exit_copies, &mut rest))
+            .flatten()
+        {
             after_try = t;
         } else {
             // (else it stays, marked, for an enclosing finally to recognise as its copy; the
@@ -2303,7 +2315,15 @@ impl<'a> Structurer<'a> {
         end: Option<usize>,
         base: &[Val],
         lp: Option<&LoopCtx>,
-    ) -> Result<(Vec<crate::ast::ExceptHandler>, Option<Vec<Stmt>>, Tails), DecompileError> {
+    ) -> Result<
+        (
+            Vec<crate::ast::ExceptHandler>,
+            Option<Vec<Stmt>>,
+            Tails,
+            Vec<usize>,
+        ),
+        DecompileError,
+    > {
         use crate::ast::ExceptHandler;
         use crate::exprs::{EXC, EXC_MATCH, RERAISE};
         let is_marker =
@@ -2313,7 +2333,8 @@ impl<'a> Structurer<'a> {
         // (a test of this handler's own clauses, covered by its cleanup: not one of a try nested
         // in a finally body)
         if self.is_star_handler(h, cleanup) {
-            return self.star_clauses(h, cleanup, end, base, lp);
+            let (clauses, finalbody, tails) = self.star_clauses(h, cleanup, end, base, lp)?;
+            return Ok((clauses, finalbody, tails, Vec::new()));
         }
         let has_match = (h..cleanup).any(|x| {
             self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
@@ -2342,11 +2363,13 @@ impl<'a> Structurer<'a> {
             if let Some(t) = except_exit::split_pop_except(&mut fin) {
                 except_exit::put_back(&mut fin, t);
             }
-            return Ok((Vec::new(), Some(or_pass(fin)), Vec::new()));
+            return Ok((Vec::new(), Some(or_pass(fin)), Vec::new(), Vec::new()));
         }
         let mut clauses = Vec::new();
         // code after the statement the compiler copied into clauses, after their POP_EXCEPT
         let mut tails = Vec::new();
+        // the clauses that end with a leaving statement after their POP_EXCEPT
+        let mut exit_copies = Vec::new();
         let mut cur = h;
         loop {
             let first = self
@@ -2364,6 +2387,9 @@ impl<'a> Structurer<'a> {
                 let mut stmts = self.region_carry(cur, end, base, exc(), lp)?;
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
+                }
+                if except_exit::ends_with_exit_after_marker(&stmts) {
+                    exit_copies.push(clauses.len());
                 }
                 if let Some(t) = except_exit::split_pop_except(&mut stmts) {
                     tails.push((clauses.len(), t));
@@ -2406,6 +2432,9 @@ impl<'a> Structurer<'a> {
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
+            if except_exit::ends_with_exit_after_marker(&stmts) {
+                exit_copies.push(clauses.len());
+            }
             if let Some(t) = except_exit::split_pop_except(&mut stmts) {
                 tails.push((clauses.len(), t));
             }
@@ -2430,7 +2459,7 @@ impl<'a> Structurer<'a> {
             }
             self.emitted[x] = true;
         }
-        Ok((clauses, None, tails))
+        Ok((clauses, None, tails, exit_copies))
     }
 
     /// The loop headed by `header`, entered with `stack`; `guard` is the test and exit of a `while`

@@ -332,3 +332,60 @@ impl super::Structurer<'_> {
         None
     }
 }
+
+/// Does a clause's code (before [`split_pop_except`]) end with a statement that only leaves
+/// (`return y`) computed after the clause's POP_EXCEPT (and the unbinding of its name)? A
+/// `return` written in the clause computes its value first and moves it under the saved
+/// exception; code after the try statement that the compiler copied into the clause runs after.
+pub(super) fn ends_with_exit_after_marker(stmts: &[Stmt]) -> bool {
+    let Some((last, before)) = stmts.split_last() else {
+        return false;
+    };
+    if !matches!(last, Stmt::Return { .. }) || !leaving(std::slice::from_ref(last)) {
+        return false;
+    }
+    let before = match before.len() {
+        n if n >= 2 && is_unbind(&before[n - 2..]) => &before[..n - 2],
+        _ => before,
+    };
+    before.last().is_some_and(is_marker)
+}
+
+/// 3.12+ copy a small exit block into each jump to it: `try: B except E: C` followed by `return y`
+/// ends the clause with its own `return y` after the POP_EXCEPT, the same statement the normal path
+/// runs after the body (`rest`, all that follows the body). Where every clause ends with that
+/// statement or never comes out (raise, return, break, continue), the statement is the code after
+/// the try statement: dropped from the clauses and returned, to follow the statement once. (A source
+/// that wrote it in each clause runs and compiles the same.)
+pub(super) fn hoist_leaving_tail(
+    handlers: &mut [crate::ast::ExceptHandler],
+    copies: &[usize],
+    rest: &mut Vec<Stmt>,
+) -> Option<Vec<Stmt>> {
+    let [s] = rest.as_slice() else {
+        return None;
+    };
+    if !leaving(std::slice::from_ref(s)) || matches!(s, Stmt::Break | Stmt::Continue) {
+        return None;
+    }
+    let mut copied = 0;
+    for (k, h) in handlers.iter().enumerate() {
+        match h.body.last() {
+            Some(last) if last == s && copies.contains(&k) => copied += 1,
+            Some(Stmt::Raise { .. } | Stmt::Return { .. } | Stmt::Break | Stmt::Continue) => {}
+            _ => return None,
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    for (k, h) in handlers.iter_mut().enumerate() {
+        if h.body.last() == Some(s) && copies.contains(&k) {
+            h.body.pop();
+            if h.body.is_empty() {
+                h.body.push(Stmt::Pass);
+            }
+        }
+    }
+    Some(std::mem::take(rest))
+}

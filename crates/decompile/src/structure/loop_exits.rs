@@ -356,4 +356,21 @@ impl Structurer<'_> {
         let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
         (s > b && (reaches(fall) || reaches(taken))).then_some(s)
     }
+
+    /// 3.12+ (conditional jumps go forward only): is `fall` only the jump back to the header of
+    /// the loop `lp`, laid out right before the branch's `taken` arm? Then the branch is an `if`
+    /// whose body is the taken arm, ending the loop body (`if c: return x` as a loop's last
+    /// statement), not `if not c: continue` followed by the arm.
+    pub(super) fn falls_to_latch(&self, fall: usize, taken: usize, lp: Option<&LoopCtx>) -> bool {
+        let Some(ctx) = lp else { return false };
+        if self.code.version < framejit_bytecode::PyVersion::V3_12 || fall + 1 != taken {
+            return false;
+        }
+        let ins = self.instrs(fall);
+        let mut real = ins
+            .iter()
+            .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
+        matches!((real.next(), real.next()), (Some(i), None) if i.op.name == "JUMP_BACKWARD")
+            && self.succ(fall, EdgeKind::Jump) == Some(ctx.header)
+    }
 }

@@ -1407,7 +1407,8 @@ impl<'a> Structurer<'a> {
                     }
                     let spill = self.code.spill.get() && !keep && !copy;
                     let deeper = self.merges_deeper(b, left.len());
-                    if deeper && spill {
+                    let returned = !keep && !copy && !spill && self.arms_return_a_value(b);
+                    if deeper && spill || returned {
                         // generated code: arms that make statements as well as a value
                         let saved = (self.visits.clone(), self.emitted.clone(), self.work);
                         match self.branch_expr(b, test.clone(), jump_if, false, false, left.clone())

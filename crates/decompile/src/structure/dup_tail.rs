@@ -261,4 +261,36 @@ impl Structurer<'_> {
             Err(e) => Err(e),
         })
     }
+
+    /// 3.12+: do the arms of block `b`'s branch each end with a copy of one `RETURN_VALUE`, one of
+    /// them returning what a `return` statement would not compile to? 3.12 / 3.13 compile
+    /// `return <constant>` to RETURN_CONST, so `LOAD_CONST; RETURN_VALUE` returns a value computed
+    /// by an expression; 3.14 borrows the local a `return x` statement returns (LOAD_FAST_BORROW),
+    /// not one an expression's arm leaves for the copied return (LOAD_FAST). Then the branch is
+    /// a conditional expression (`return 0 if a else 1 if b else -1`), not `if` statements.
+    pub(super) fn arms_return_a_value(&self, b: usize) -> bool {
+        use framejit_bytecode::PyVersion;
+        let telling = match self.code.version {
+            PyVersion::V3_12 | PyVersion::V3_13 => "LOAD_CONST",
+            v if v >= PyVersion::V3_14 => "LOAD_FAST",
+            _ => return false,
+        };
+        if self.ipdom[b].is_some() {
+            return false;
+        }
+        let Some(exits) = self.exits_from(b) else {
+            return false;
+        };
+        let code = |x: usize| -> Vec<&str> {
+            self.instrs(x)
+                .iter()
+                .map(|i| i.op.name)
+                .filter(|n| !matches!(*n, "NOP" | "NOT_TAKEN"))
+                .collect()
+        };
+        exits
+            .iter()
+            .all(|&x| code(x).last() == Some(&"RETURN_VALUE"))
+            && exits.iter().any(|&x| code(x) == [telling, "RETURN_VALUE"])
+    }
 }

@@ -1265,12 +1265,12 @@ impl<'a> Structurer<'a> {
                     None => break,
                 }
             }
-            // 3.12+ `break` from an except clause: POP_EXCEPT, then a copy of the loop's exit
+            // 3.12+ `break` with a copy of the loop's exit (after POP_EXCEPT in an except clause)
             if let Some(k) = self.break_copy_at(b, lp) {
                 if std::mem::replace(&mut self.emitted[b], true) {
                     return Err(self.err("a block would come out twice"));
                 }
-                let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..=k], stack)?;
+                let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..k], stack)?;
                 if left.len() != base.len() {
                     return Err(self.err("a break that leaves values on the stack"));
                 }
@@ -2605,6 +2605,12 @@ impl<'a> Structurer<'a> {
         // `for ... else:`: `break` goes past the `else:` part (with the iterator popped)
         let depth = self.entry_depth[header].and_then(|d| d.checked_sub(1));
         let else_brk = brk.and_then(|x| self.else_break_target(header, x, depth, outer));
+        // (3.12+: the code after a `for ... else:` only in the copy a `break` runs)
+        let copied_after = match else_brk {
+            None => exhausted.and_then(|x| self.break_into_copy(header, x)),
+            Some(_) => None,
+        };
+        let else_brk = else_brk.or(copied_after.map(|c| c.0));
         let ctx = LoopCtx {
             header,
             exit: else_brk.or(brk),
@@ -2660,6 +2666,10 @@ impl<'a> Structurer<'a> {
             body: or_pass(with_item),
             orelse,
         };
+        // (the code after the loop starts past the copy's pop of the iterator)
+        if let Some((t, skip)) = copied_after {
+            self.resume[t] = skip;
+        }
         Ok((vec![stmt], next))
     }
 

@@ -101,4 +101,56 @@ impl Structurer<'_> {
         }
         Ok(orelse)
     }
+
+    /// 3.12+ `for ... else:` whose `else:` part leaves (`return`): the code after the statement
+    /// is reached only by `break`, and the compiler copies it (a small exit block) into the break,
+    /// after the pop of the iterator. That block (the one way the body leaves to that pops the
+    /// iterator first and leaves the code) is where `break` goes, and how many of its instructions
+    /// (markers, the pop) come before the code after the loop. `None` where there is no such block
+    /// or more than one.
+    pub(super) fn break_into_copy(&self, header: usize, exit: usize) -> Option<(usize, usize)> {
+        if self.code.version < framejit_bytecode::PyVersion::V3_12 {
+            return None;
+        }
+        let leaves = |x: usize| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        // (the `else:` part, after the loop's own pops, leaves too)
+        let else_part = self.after_pops(exit).unwrap_or(exit);
+        if !leaves(else_part) {
+            return None;
+        }
+        let body = &self.loop_at(header)?.body;
+        let mut found: Option<(usize, usize)> = None;
+        for &x in body {
+            for e in &self.cfg.blocks[x].succs {
+                let t = e.to;
+                if e.kind == EdgeKind::Exception || body.contains(&t) || t == exit || !leaves(t) {
+                    continue;
+                }
+                let ins = self.instrs(t);
+                let marks = ins
+                    .iter()
+                    .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                    .count();
+                let pops_iter = ins
+                    .get(marks)
+                    .is_some_and(|i| matches!(i.op.name, "POP_TOP" | "POP_ITER"));
+                if !pops_iter
+                    || marks + 1 >= ins.len()
+                    || self.entry_depth[t] != self.entry_depth[header]
+                {
+                    continue;
+                }
+                match found {
+                    Some((f, _)) if f != t => return None,
+                    _ => found = Some((t, marks + 1)),
+                }
+            }
+        }
+        found
+    }
 }

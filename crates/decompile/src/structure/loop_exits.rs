@@ -216,22 +216,37 @@ fn test_form(e: Expr, neg: bool) -> Expr {
 }
 
 impl Structurer<'_> {
-    /// The index of block `b`'s POP_EXCEPT after which the block is a copy of the exit of loop
-    /// `lp` (3.12+ copy a small loop exit into a `break` from an except clause): the clause ends
-    /// there by `break`.
+    /// How many of block `b`'s instructions run before the rest is a copy of the exit of loop `lp`
+    /// (3.12+ copy a small loop exit into each `break`): the code there ends by `break`. The copy
+    /// follows a POP_EXCEPT (a `break` from an except clause), or, in a `for` loop, starts the
+    /// block after markers (NOP, NOT_TAKEN): a `break` there pops the iterator and runs the code
+    /// after the loop, which the exit runs after its own pops (a `return` inside the loop computes
+    /// its value before it pops the iterator).
     pub(super) fn break_copy_at(&self, b: usize, lp: Option<&LoopCtx>) -> Option<usize> {
         let exit = lp?.exit?;
-        let leaves = self.cfg.blocks[exit]
-            .succs
-            .iter()
-            .all(|e| e.kind == EdgeKind::Exception);
-        let ins = self.instrs(b);
-        let k = ins.iter().position(|i| i.op.name == "POP_EXCEPT")?;
-        if !leaves || k + 1 >= ins.len() {
+        let leaves = |x: usize| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        if b == exit || !leaves(exit) || !leaves(b) {
             return None;
         }
-        if self.copy_of_block(b, k + 1, exit) {
-            return Some(k);
+        let ins = self.instrs(b);
+        let start = match ins.iter().position(|i| i.op.name == "POP_EXCEPT") {
+            Some(k) => k + 1,
+            None if self.code.version >= framejit_bytecode::PyVersion::V3_12 => ins
+                .iter()
+                .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                .count(),
+            None => return None,
+        };
+        if start >= ins.len() {
+            return None;
+        }
+        if start > 0 && self.copy_of_block(b, start, exit) {
+            return Some(start);
         }
         // a `for` loop's: the break pops the iterator, the exit starts with the pops that end
         // the loop (END_FOR, 3.13 POP_TOP, 3.14 POP_ITER) before the code after the loop
@@ -240,19 +255,16 @@ impl Structurer<'_> {
             .iter()
             .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
             .count();
-        let tail = &ins[k + 1..];
+        let tail = &ins[start..];
         let same = |x: &&framejit_bytecode::Instr, y: &&framejit_bytecode::Instr| {
             x.op.name == y.op.name && x.arg == y.arg
         };
         let copied = pops > 0
+            && xi.first().is_some_and(|i| i.op.name == "END_FOR")
             && matches!(tail.first(), Some(i) if matches!(i.op.name, "POP_TOP" | "POP_ITER"))
             && tail.len() - 1 == xi.len() - pops
-            && tail[1..].iter().zip(&xi[pops..]).all(|(x, y)| same(x, y))
-            && self.cfg.blocks[b]
-                .succs
-                .iter()
-                .all(|e| e.kind == EdgeKind::Exception);
-        copied.then_some(k)
+            && tail[1..].iter().zip(&xi[pops..]).all(|(x, y)| same(x, y));
+        copied.then_some(start)
     }
 }
 

@@ -2553,8 +2553,10 @@ impl<'a> Structurer<'a> {
             body: or_pass(stmts),
             orelse,
         };
-        if !guarded && else_brk.is_none() && self.code.version <= framejit_bytecode::PyVersion::V3_9
-        {
+        // (≤3.9 and 3.14+ test a `while` at its top; 3.10-3.13 rotate it into guard + bottom test)
+        let top_tested = self.code.version <= framejit_bytecode::PyVersion::V3_9
+            || self.code.version >= framejit_bytecode::PyVersion::V3_14;
+        if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
         }
         Ok((

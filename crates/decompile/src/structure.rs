@@ -1549,7 +1549,10 @@ impl<'a> Structurer<'a> {
         // Where both arms leave the code there is no join: the arm laid out first is the body and
         // the other is where the code goes on (`if not c: raise` ... compiles with the raise first).
         // (inside a loop, arms that leave by `continue` / `break` meet where the others do)
-        let local = lp.and_then(|ctx| self.loop_merge(b, fall, taken, ctx));
+        let local = lp.and_then(|ctx| {
+            self.loop_merge(b, fall, taken, ctx)
+                .or_else(|| self.jumps_to_bottom_test(b, fall, taken, ctx))
+        });
         // (inside a loop, a post-dominator beyond the loop, neither its exit nor its header, is
         // where enclosing statements go on: the arms leave this loop before they get there)
         let beyond = |m: usize| {

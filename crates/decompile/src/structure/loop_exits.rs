@@ -385,4 +385,27 @@ impl Structurer<'_> {
         matches!((real.next(), real.next()), (Some(i), None) if i.op.name == "JUMP_BACKWARD")
             && self.succ(fall, EdgeKind::Jump) == Some(ctx.header)
     }
+
+    /// 3.10-3.13 (`while c:` as a guard and a bottom test): does the branch ending block `b` jump
+    /// to the loop's bottom test (`taken`, laid out after the other arm) while its other arm
+    /// leaves, so that the arms meet only at the loop's exit? The bottom test is where the `if`
+    /// ends (`if d: break` as the body's last statement), not the exit: `taken`.
+    pub(super) fn jumps_to_bottom_test(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        ctx: &LoopCtx,
+    ) -> Option<usize> {
+        if ctx.cond.is_none() || fall >= taken || taken == ctx.header {
+            return None;
+        }
+        if self.ipdom[b].is_some_and(|m| Some(m) != ctx.exit) {
+            return None;
+        }
+        let tests_back = self.instrs(taken).last().is_some_and(|i| {
+            i.op.flow == framejit_bytecode::opcode::Flow::Branch && i.op.name.contains("_IF_")
+        }) && self.succ(taken, EdgeKind::Jump) == Some(ctx.header);
+        tests_back.then_some(taken)
+    }
 }

@@ -15,27 +15,6 @@ from conftest import interpreter, run_json
 # 3.14 compiles `if not a < b < c: raise` to a chained-comparison shape of its own (not handled)
 EXPECTED = {9: 20, 10: 20, 11: 20, 12: 20, 13: 20, 14: 19}
 
-SAME = r"""
-import json, sys, types
-sys.path[:0] = ["tests/support", "tests/behaviour"]
-import decompile_sweep as sweep
-import framejit
-import b_shared_tails as m
-
-out = {}
-for name in m.CASES:
-    fn = getattr(m, name)
-    try:
-        src = framejit.decompile(fn)
-    except framejit.DecompileError as e:
-        out[name] = "refused: " + str(e)
-        continue
-    ns = {}
-    exec(compile(src, "<decompiled>", "exec"), ns)
-    same = sweep.normalized(fn.__code__) == sweep.normalized(ns[name].__code__)
-    out[name] = "same" if same else "differs:\n" + src
-print(json.dumps(out))
-"""
 
 
 @pytest.mark.parametrize("minor", sorted(EXPECTED))
@@ -48,7 +27,7 @@ def test_shared_tails_behave(minor: int) -> None:
 
 @pytest.mark.parametrize("minor", sorted(EXPECTED))
 def test_shared_tails_round_trip(minor: int) -> None:
-    got = run_json(interpreter(minor), "-c", SAME)
+    got = run_json(interpreter(minor), "tests/support/roundtrip_module.py", "b_shared_tails")
     same = [name for name, how in got.items() if how == "same"]
     assert not [how for how in got.values() if how.startswith("differs")], got
     assert len(same) >= EXPECTED[minor], got

@@ -1397,6 +1397,7 @@ impl Printer {
     fn escape_into(out: &mut String, cps: &[u32], q: Quote, braces: bool) -> bool {
         let mut clean = true;
         let qc = u32::from(q.ch());
+        out.reserve(cps.len());
         for (i, &c) in cps.iter().enumerate() {
             let ch = char::from_u32(c);
             match c {
@@ -1466,9 +1467,8 @@ impl Printer {
     /// A string literal body with quotes, in quote `q` (no prefix).
     fn str_body(&mut self, cps: &[u32], q: Quote) {
         self.w(q.text());
-        let mut s = String::new();
-        Self::escape_into(&mut s, cps, q, false);
-        self.w(&s);
+        // (straight into the output: no string of its own to grow and copy)
+        Self::escape_into(&mut self.out, cps, q, false);
         self.w(q.text());
     }
 

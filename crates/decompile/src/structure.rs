@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod block_instrs;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
@@ -131,6 +132,8 @@ pub struct Structurer<'a> {
     stops: Vec<Option<usize>>,
     /// The test block of the `while` guard whose loop is being tried next (`loop_exits.rs`).
     guard_block: Option<usize>,
+    /// Each block's instructions (`instrs`), listed once.
+    block_instrs: Vec<block_instrs::Instrs<'a>>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -495,6 +498,15 @@ impl<'a> Structurer<'a> {
         loops.sort_by_key(|l| l.header);
         let n = cfg.blocks.len();
         let reachable = reachable_blocks(&cfg);
+        // (each block's instructions, listed once: `instrs` hands out shared copies)
+        let block_instrs = block_instrs::Instrs::split(cfg.blocks.iter().map(|blk| {
+            blk.instrs
+                .iter()
+                .filter_map(|&i| match code.bytecode.items.get(i) {
+                    Some(Item::Instr(ins)) => Some::<&Instr>(ins),
+                    _ => None,
+                })
+        }));
         let depths =
             framejit_bytecode::assemble::instruction_depths(&code.bytecode).unwrap_or_default();
         let entry_depth = cfg
@@ -538,6 +550,7 @@ impl<'a> Structurer<'a> {
             resume: vec![0; n],
             stops: Vec::new(),
             guard_block: None,
+            block_instrs,
         }
     }
 
@@ -582,16 +595,8 @@ impl<'a> Structurer<'a> {
             .ok_or_else(|| self.err("the stack went below the statement's base"))
     }
 
-    fn instrs(&self, b: usize) -> Vec<&'a Instr> {
-        let items = &self.code.bytecode.items;
-        let block = &self.cfg.blocks[b].instrs;
-        // (one allocation of the block's size, not a growing one)
-        let mut out = Vec::with_capacity(block.len());
-        out.extend(block.iter().filter_map(|&i| match items.get(i) {
-            Some(Item::Instr(ins)) => Some(ins),
-            _ => None,
-        }));
-        out
+    fn instrs(&self, b: usize) -> block_instrs::Instrs<'a> {
+        self.block_instrs[b].clone()
     }
 
     fn succ(&self, b: usize, kind: EdgeKind) -> Option<usize> {

@@ -15,6 +15,8 @@ use framejit_bytecode::PyVersion;
 /// (an empty block gives the empty string).
 pub fn print_module(body: &[Stmt], version: PyVersion) -> String {
     let mut p = Printer::new(version);
+    // (room for a typical function's source at once, not grown from nothing by doubling)
+    p.out.reserve(1024);
     p.block_top(body);
     p.out
 }

@@ -62,4 +62,6 @@ def decompile_with_constants(obj: Any) -> tuple[str, dict[str, Any]]:
 
 def decompile(obj: Any) -> str:
     """Source for ``obj``. Raises :class:`DecompileError` naming the code object, file and opcode."""
+    if type(obj) is types.CodeType:  # (the common case, without a further Python call)
+        return _native.decompile_code(obj)[0]
     return _decompile(obj)[0]

@@ -13,7 +13,7 @@ use crate::error::DecompileError;
 use crate::exprs::{Sim, Val};
 use crate::flow::EdgeKind;
 use framejit_bytecode::opcode::Flow;
-use framejit_bytecode::{Arg, Instr, PyVersion};
+use framejit_bytecode::{Arg, Instr, Item, PyVersion};
 
 /// Prefix of the names that stand for symbolic values on the stack.
 const PH: &str = "\u{0}pat";
@@ -213,13 +213,18 @@ fn tuple_items(e: &Expr) -> Option<Vec<Expr>> {
 
 impl<'a> Structurer<'a> {
     fn instr_at(&self, p: Pos) -> Option<&'a Instr> {
-        self.instrs(p.0).get(p.1).copied()
+        // (the block's p.1-th instruction in place: a block lists instruction items only)
+        let i = *self.cfg.blocks.get(p.0)?.instrs.get(p.1)?;
+        match self.code.bytecode.items.get(i) {
+            Some(Item::Instr(ins)) => Some(ins),
+            _ => None,
+        }
     }
 
     /// The position itself, or the start of the next block where `p` is past its block's end.
     fn norm(&self, mut p: Pos) -> Option<Pos> {
         for _ in 0..self.cfg.blocks.len() + 1 {
-            if p.1 < self.instrs(p.0).len() {
+            if p.1 < self.cfg.blocks[p.0].instrs.len() {
                 return Some(p);
             }
             p = (self.succ(p.0, EdgeKind::Fall)?, 0);

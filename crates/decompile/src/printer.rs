@@ -15,6 +15,8 @@ use framejit_bytecode::PyVersion;
 /// (an empty block gives the empty string).
 pub fn print_module(body: &[Stmt], version: PyVersion) -> String {
     let mut p = Printer::new(version);
+    // (room for a typical function's source at once, not grown from nothing by doubling)
+    p.out.reserve(1024);
     p.block_top(body);
     p.out
 }
@@ -1397,6 +1399,7 @@ impl Printer {
     fn escape_into(out: &mut String, cps: &[u32], q: Quote, braces: bool) -> bool {
         let mut clean = true;
         let qc = u32::from(q.ch());
+        out.reserve(cps.len());
         for (i, &c) in cps.iter().enumerate() {
             let ch = char::from_u32(c);
             match c {
@@ -1466,9 +1469,8 @@ impl Printer {
     /// A string literal body with quotes, in quote `q` (no prefix).
     fn str_body(&mut self, cps: &[u32], q: Quote) {
         self.w(q.text());
-        let mut s = String::new();
-        Self::escape_into(&mut s, cps, q, false);
-        self.w(&s);
+        // (straight into the output: no string of its own to grow and copy)
+        Self::escape_into(&mut self.out, cps, q, false);
         self.w(q.text());
     }
 

@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod block_instrs;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
@@ -140,6 +141,8 @@ pub struct Structurer<'a> {
     /// The exit blocks whose copied tails (their last instructions, this many) are where the arms
     /// of the expression being structured meet (`dup_tail.rs`).
     copies_merge: Option<(Vec<usize>, usize)>,
+    /// Each block's instructions (`instrs`), listed once.
+    block_instrs: Vec<block_instrs::Instrs<'a>>,
 }
 
 fn negate(test: Expr) -> Expr {
@@ -504,6 +507,15 @@ impl<'a> Structurer<'a> {
         loops.sort_by_key(|l| l.header);
         let n = cfg.blocks.len();
         let reachable = reachable_blocks(&cfg);
+        // (each block's instructions, listed once: `instrs` hands out shared copies)
+        let block_instrs = block_instrs::Instrs::split(cfg.blocks.iter().map(|blk| {
+            blk.instrs
+                .iter()
+                .filter_map(|&i| match code.bytecode.items.get(i) {
+                    Some(Item::Instr(ins)) => Some::<&Instr>(ins),
+                    _ => None,
+                })
+        }));
         let depths =
             framejit_bytecode::assemble::instruction_depths(&code.bytecode).unwrap_or_default();
         let entry_depth = cfg
@@ -550,6 +562,7 @@ impl<'a> Structurer<'a> {
             holes: Vec::new(),
             hole_hits: 0,
             copies_merge: None,
+            block_instrs,
         }
     }
 
@@ -557,7 +570,6 @@ impl<'a> Structurer<'a> {
         DecompileError::new(self.code, msg)
     }
 
-    /// The values of `stack` above `base`; an error if the stack went below it.
     /// Does the caller of the region being structured take what it leaves at its stop?
     fn takes_carry(&self) -> bool {
         self.carry_regions.last() == Some(&self.nesting)
@@ -594,16 +606,8 @@ impl<'a> Structurer<'a> {
             .ok_or_else(|| self.err("the stack went below the statement's base"))
     }
 
-    fn instrs(&self, b: usize) -> Vec<&'a Instr> {
-        let items = &self.code.bytecode.items;
-        let block = &self.cfg.blocks[b].instrs;
-        // (one allocation of the block's size, not a growing one)
-        let mut out = Vec::with_capacity(block.len());
-        out.extend(block.iter().filter_map(|&i| match items.get(i) {
-            Some(Item::Instr(ins)) => Some(ins),
-            _ => None,
-        }));
-        out
+    fn instrs(&self, b: usize) -> block_instrs::Instrs<'a> {
+        self.block_instrs[b].clone()
     }
 
     fn succ(&self, b: usize, kind: EdgeKind) -> Option<usize> {

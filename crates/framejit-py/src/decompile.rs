@@ -64,7 +64,12 @@ fn constant<'py>(
     } else if let Ok(s) = obj.cast::<PyString>() {
         // (code points, lone surrogates included; the UTF-8 view fails only on those)
         let points: Vec<u32> = match s.to_cow() {
-            Ok(text) => text.chars().map(u32::from).collect(),
+            Ok(text) => {
+                // (one allocation: a string has no more code points than UTF-8 bytes)
+                let mut points = Vec::with_capacity(text.len());
+                points.extend(text.chars().map(u32::from));
+                points
+            }
             Err(_) => {
                 let raw: Vec<u8> = s
                     .call_method1(
@@ -151,17 +156,28 @@ fn expr_of(c: Const) -> Expr {
 
 fn strings(obj: &Bound<'_, PyAny>, attr: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
     let value = obj.getattr(attr)?;
-    // (a code object's name tuples: read item by item, without the generic sequence protocol)
+    // (a code object's name tuples: read item by item in one pass, without the generic sequence
+    // protocol; anything else, or an item that is not an exact str, goes the generic way)
     if let Ok(t) = value.cast::<PyTuple>() {
-        if t.iter().all(|x| x.is_exact_instance_of::<PyString>()) {
-            let mut out = Vec::with_capacity(t.len());
-            for x in t.iter() {
-                out.push(x.cast::<PyString>()?.to_cow()?.into_owned());
+        let mut out = Vec::with_capacity(t.len());
+        for x in t.iter_borrowed() {
+            match x.cast_exact::<PyString>() {
+                Ok(s) => out.push(s.to_cow()?.into_owned()),
+                Err(_) => return value.extract(),
             }
-            return Ok(out);
         }
+        return Ok(out);
     }
     value.extract()
+}
+
+/// The bytes of a `bytes` object in place (a code object's tables are `bytes`); anything else that
+/// converts to bytes, copied.
+fn byte_string<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
+    match obj.cast::<PyBytes>() {
+        Ok(b) => Ok(std::borrow::Cow::Borrowed(b.as_bytes())),
+        Err(_) => Ok(std::borrow::Cow::Owned(obj.extract::<Vec<u8>>()?)),
+    }
 }
 
 /// `CodeInput` from anything with a code object's `co_*` attributes, of `version`.
@@ -171,17 +187,23 @@ fn code_input<'py>(
     opaque: &mut Opaque<'py>,
 ) -> PyResult<CodeInput> {
     let py = code.py();
-    let co_code: Vec<u8> = code.getattr(intern!(py, "co_code"))?.extract()?;
+    let code_obj = code.getattr(intern!(py, "co_code"))?;
+    let co_code = byte_string(&code_obj)?;
     let lt_attr = if version >= PyVersion::V3_10 {
         intern!(py, "co_linetable")
     } else {
         intern!(py, "co_lnotab")
     };
-    let linetable: Vec<u8> = code.getattr(lt_attr)?.extract()?;
-    let exc: Vec<u8> = if version.has_exception_table() {
-        code.getattr(intern!(py, "co_exceptiontable"))?.extract()?
+    let linetable_obj = code.getattr(lt_attr)?;
+    let linetable = byte_string(&linetable_obj)?;
+    let exc_obj = if version.has_exception_table() {
+        Some(code.getattr(intern!(py, "co_exceptiontable"))?)
     } else {
-        Vec::new()
+        None
+    };
+    let exc = match &exc_obj {
+        Some(e) => byte_string(e)?,
+        None => std::borrow::Cow::Borrowed(&[][..]),
     };
     let name: String = code.getattr(intern!(py, "co_name"))?.extract()?;
     let qualname: String = code

@@ -185,7 +185,7 @@ impl Structurer<'_> {
         let Some(exits) = self.exits_from(b) else {
             return Err(self.err(NEVER));
         };
-        let blocks: Vec<Vec<&Instr>> = exits.iter().map(|&x| self.instrs(x)).collect();
+        let blocks: Vec<Vec<&Instr>> = exits.iter().map(|&x| self.instrs(x).to_vec()).collect();
         let same = |x: &Instr, y: &Instr| x.op.name == y.op.name && x.arg == y.arg;
         let shortest = blocks.iter().map(Vec::len).min().unwrap_or(0);
         let common = (0..shortest)

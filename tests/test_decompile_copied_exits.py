@@ -27,8 +27,6 @@ KNOWN = {
     # a while ... else whose break runs a copy of the code after the statement (not followed yet)
     12: {"while_else_return"},
     13: {"while_else_return"},
-    # a break from an except clause that 3.14 turns into the copied return
-    14: {"break_from_clause"},
 }
 MINORS = (9, 10, 11, 12, 13, 14)
 

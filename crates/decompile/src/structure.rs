@@ -187,6 +187,22 @@ fn fall_test(test: Expr, jump_if: bool) -> Expr {
     }
 }
 
+/// The name an instruction compares by when blocks are checked for being copies of each other:
+/// 3.14's borrowed local loads as the loads they stand for (the compiler decides whether to
+/// borrow per copy, after copying).
+fn copy_name(name: &'static str) -> &'static str {
+    match name {
+        "LOAD_FAST_BORROW" => "LOAD_FAST",
+        "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => "LOAD_FAST_LOAD_FAST",
+        n => n,
+    }
+}
+
+/// Are two instructions the same code in copies of one block (see [`copy_name`])?
+pub(super) fn same_code_instr(x: &Instr, y: &Instr) -> bool {
+    copy_name(x.op.name) == copy_name(y.op.name) && x.arg == y.arg
+}
+
 /// The body with `pass` where it would be empty.
 fn or_pass(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
     if stmts.is_empty() {
@@ -1788,7 +1804,7 @@ impl<'a> Structurer<'a> {
         let same = ia[skip..]
             .iter()
             .zip(&ib)
-            .all(|(x, y)| x.op.name == y.op.name && x.arg == y.arg);
+            .all(|(x, y)| same_code_instr(x, y));
         let succs = |x: usize| -> Vec<usize> {
             let mut v: Vec<usize> = self.cfg.blocks[x]
                 .succs
@@ -1808,7 +1824,7 @@ impl<'a> Structurer<'a> {
             self.instrs(x)
                 .iter()
                 .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
-                .map(|i| (i.op.name, i.arg))
+                .map(|i| (copy_name(i.op.name), i.arg))
                 .collect()
         };
         let succs = |x: usize| -> Vec<usize> {

@@ -67,7 +67,7 @@ impl Structurer<'_> {
             self.instrs(b)
                 .into_iter()
                 .skip_while(|i| matches!(i.op.name, "NOT_TAKEN" | "NOP"))
-                .map(|i| (i.op.name, &i.arg))
+                .map(|i| (super::copy_name(i.op.name), &i.arg))
                 .collect::<Vec<_>>()
         };
         let (cx, cy) = (code(x), code(y));

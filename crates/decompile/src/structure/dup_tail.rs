@@ -74,7 +74,7 @@ impl Structurer<'_> {
             return Ok(None);
         }
         let (ti, fi) = (self.instrs(taken), self.instrs(fall));
-        let same = |x: &Instr, y: &Instr| x.op.name == y.op.name && x.arg == y.arg;
+        let same = super::same_code_instr;
         let common = ti
             .iter()
             .rev()
@@ -186,7 +186,7 @@ impl Structurer<'_> {
             return Err(self.err(NEVER));
         };
         let blocks: Vec<Vec<&Instr>> = exits.iter().map(|&x| self.instrs(x).to_vec()).collect();
-        let same = |x: &Instr, y: &Instr| x.op.name == y.op.name && x.arg == y.arg;
+        let same = super::same_code_instr;
         let shortest = blocks.iter().map(Vec::len).min().unwrap_or(0);
         let common = (0..shortest)
             .take_while(|&k| {

@@ -257,7 +257,7 @@ impl Structurer<'_> {
             .count();
         let tail = &ins[start..];
         let same = |x: &&framejit_bytecode::Instr, y: &&framejit_bytecode::Instr| {
-            x.op.name == y.op.name && x.arg == y.arg
+            super::same_code_instr(x, y)
         };
         let copied = pops > 0
             && xi.first().is_some_and(|i| i.op.name == "END_FOR")

@@ -10,7 +10,9 @@ counts as a failure and the worker is restarted.
 
     .venv/bin/python benches/decompile.py [--count N] [--timeout SECONDS]
 
-Prints, per tool: identical / compiles but differs / refused or crashed / output that does not
+Each tool decompiles the sample one function after another in its own process, every call timed
+on its own (CPU time), as a sweep of the stdlib does; the outputs are compiled and judged apart from
+that. Prints, per tool: identical / compiles but differs / refused or crashed / output that does not
 compile / timed out, and CPU time per function (mean and median); the last lines give the ratios.
 """
 
@@ -142,15 +144,20 @@ def main() -> None:
     kinds = ("identical", "different", "refused", "syntax", "timeout")
     tally = {tool: dict.fromkeys(kinds, 0) for tool in ("framejit", "depyf")}
     cpu: dict = {"framejit": [], "depyf": []}
+    # framejit decompiles the sample one function after another, as a sweep does (and as depyf's
+    # worker process does its calls), each call timed on its own; the outputs are judged after
+    sources = []
+    for code, _ in funcs:
+        t = time.process_time()
+        try:
+            ours = decompile(code)
+        except DecompileError:
+            ours = None
+        cpu["framejit"].append(time.process_time() - t)
+        sources.append(ours)
     worker = Depyf(opts.timeout)
     try:
-        for code, imported in funcs:
-            t = time.process_time()
-            try:
-                ours = decompile(code)
-            except DecompileError:
-                ours = None
-            cpu["framejit"].append(time.process_time() - t)
+        for (code, imported), ours in zip(funcs, sources):
             tally["framejit"][judge(code, ours, imported)] += 1
             r = worker.decompile(code)
             cpu["depyf"].append(r["cpu"])

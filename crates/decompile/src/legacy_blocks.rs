@@ -149,6 +149,13 @@ impl Legacy {
                     // 3.8: in an except handler (the exception's type on the stack) END_FINALLY
                     // re-raises: no clause matched
                     reraise_38.push(b);
+                } else if name == "END_ASYNC_FOR"
+                    && st.last() == Some(&Entry::Handler(b))
+                    && cfg.blocks[b].instrs.first() == Some(&i)
+                {
+                    // `async for`'s handler: StopAsyncIteration ends the loop (its handler entry
+                    // popped with the iterator), any other exception is re-raised
+                    st.pop();
                 } else if matches!(name, "END_FINALLY" | "CALL_FINALLY" | "END_ASYNC_FOR") {
                     error = Some(format!(
                         "{name}: a 3.8 finally body left by return/break/continue, or async for, is not decompiled yet"
@@ -310,6 +317,8 @@ impl Structurer<'_> {
                 .instrs(b)
                 .last()
                 .is_some_and(|i| SETUPS.contains(&i.op.name))
+            // (an `async for` protects its `__anext__()` await: structure/coroutine.rs)
+            && super::coroutine::legacy_async_for_end(self.code, &self.cfg, b).is_none()
     }
 
     /// In the body of the innermost ≤3.10 try / with, `b` (outside the protected range) is where

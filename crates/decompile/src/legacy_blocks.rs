@@ -46,7 +46,7 @@ pub(super) struct Legacy {
 }
 
 /// Statements made, the block where control goes on (`None`: it leaves), and what stays on the stack.
-type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
+pub(super) type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
 
 /// Except clauses, and for each the code after the statement that the compiler copied into it.
 type Clauses = (Vec<ExceptHandler>, Vec<Option<Vec<Stmt>>>);
@@ -488,9 +488,6 @@ impl Structurer<'_> {
             return Ok(None);
         }
         let kind = self.instrs(b).last().map(|i| i.op.name).unwrap_or_default();
-        if kind == "SETUP_ASYNC_WITH" {
-            return Err(self.err("async with is not decompiled yet (3.8-3.10)"));
-        }
         let h = self
             .succ(b, EdgeKind::Exception)
             .ok_or_else(|| self.err("a block setup without its handler"))?;
@@ -498,6 +495,11 @@ impl Structurer<'_> {
             .succ(b, EdgeKind::Fall)
             .ok_or_else(|| self.err("a block setup without its body"))?;
         let (mut out, mut left) = self.run_prefix(b, stack.to_vec())?;
+        if kind == "SETUP_ASYNC_WITH" {
+            let (stmts, next, carry) = self.legacy_async_with(h, s, left, base, lp)?;
+            out.extend(stmts);
+            return Ok(Some((out, next, carry)));
+        }
         if kind == "SETUP_WITH" {
             let cm = match left.pop() {
                 Some(Val::Expr(e)) if left.len() == base.len() => e,
@@ -997,7 +999,7 @@ impl Structurer<'_> {
     }
 
     /// `with CM [as target]:` opened by a SETUP_WITH whose handler is `h`, body from `s`.
-    fn legacy_with(
+    pub(super) fn legacy_with(
         &mut self,
         h: usize,
         s: usize,

@@ -15,6 +15,7 @@ mod dup_tail;
 mod except_exit;
 mod except_star;
 mod inline_comp;
+mod legacy_async;
 mod legacy_layout;
 mod loop_else;
 mod loop_exits;

@@ -1147,7 +1147,11 @@ impl<'a> Structurer<'a> {
             }
             let is_async_for = self.instrs(b).first().map(|i| i.op.name) == Some("GET_ANEXT")
                 || coroutine::legacy_async_for_end(self.code, &self.cfg, b).is_some();
-            if is_async_for && self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
+            if is_async_for
+                && self.loop_at(b).is_some()
+                && lp.map(|c| c.header) != Some(b)
+                && self.inline_comp_at(b, &stack, base.len()).is_none()
+            {
                 let (stmts, next) = self.async_for_stmt(b, stack, lp)?;
                 out.extend(stmts);
                 match next.block {

@@ -369,8 +369,24 @@ impl Structurer<'_> {
         // `break` goes just past END_ASYNC_FOR, where a block of its own ends the loop (with code
         // after END_ASYNC_FOR in its block, nothing jumps there: a `break` would be refused), or,
         // with an `else:` part after END_ASYNC_FOR, past that part
-        let alone = end_names.len() == 1;
-        let after_end = self.succ(end, EdgeKind::Fall).filter(|_| alone);
+        // (3.12+: the code after the loop is reached by a jump after END_ASYNC_FOR, in its block
+        // or in one of its own, where `break` jumps straight)
+        let is_jump = |i: &&framejit_bytecode::Instr| {
+            i.op.flow == framejit_bytecode::opcode::Flow::Jump && !i.op.name.starts_with("SETUP")
+        };
+        let end_ins = self.instrs(end);
+        let after_end = match end_ins.get(1..) {
+            Some([]) => self.succ(end, EdgeKind::Fall).map(|x| {
+                if matches!(self.instrs(x).as_slice(), [j] if is_jump(j)) {
+                    self.resolve_jumps(x)
+                } else {
+                    x
+                }
+            }),
+            Some([j]) if is_jump(j) => self.succ(end, EdgeKind::Jump),
+            _ => None,
+        };
+        let alone = after_end.is_some();
         let depth = self.entry_depth[header].and_then(|d| d.checked_sub(1));
         let else_brk = self.else_break_target(header, after_end.unwrap_or(end), depth, outer);
         let ctx = LoopCtx {

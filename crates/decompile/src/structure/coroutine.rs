@@ -378,7 +378,7 @@ impl Structurer<'_> {
         let after_end = match end_ins.get(1..) {
             Some([]) => self.succ(end, EdgeKind::Fall).map(|x| {
                 if matches!(self.instrs(x).as_slice(), [j] if is_jump(j)) {
-                    self.resolve_jumps(x)
+                    self.succ(x, EdgeKind::Jump).unwrap_or(x)
                 } else {
                     x
                 }

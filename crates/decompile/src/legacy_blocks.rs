@@ -1039,7 +1039,8 @@ impl Structurer<'_> {
             // 3.8: the handler is one block (call __exit__, re-raise unless it says not to); what
             // follows it is where a suppressed exception goes on
             let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
-            if names != ["WITH_CLEANUP_START", "WITH_CLEANUP_FINISH", "END_FINALLY"]
+            if names[..] != crate::legacy38::WITH_CLEANUP[..]
+                && names[..] != crate::legacy38::ASYNC_WITH_CLEANUP[..]
                 || std::mem::replace(&mut self.emitted[h], true)
             {
                 return Err(

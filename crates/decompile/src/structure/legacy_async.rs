@@ -49,7 +49,8 @@ impl Structurer<'_> {
         }
         .ok_or_else(|| self.err("an async with without its awaited __aenter__()"))?;
         let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
-        if names != HANDLER {
+        // (3.8: __aexit__ called, awaited and the exception suppressed or re-raised in one block)
+        if names != HANDLER && names[..] != crate::legacy38::ASYNC_WITH_CLEANUP[..] {
             return Err(self.err("an async with handler of a shape this decompiler does not know"));
         }
         let (mut stmts, next, carry) = self.legacy_with(h, s, cm, base, lp)?;

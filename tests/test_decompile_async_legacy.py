@@ -113,3 +113,72 @@ def test_break_out_of_async_with_is_not_a_return(minor: int) -> None:
     out = run_json(exe, "-c", CHECK_BREAK_COPY, BREAK_COPY)
     if "refused" not in out:
         assert out["original"] == out["decompiled"], out
+
+
+# 3.8, read from a .pyc (framejit does not import there): decompiled here, compiled and run there.
+CHECK_38 = r'''
+import dis, json, sys, types
+sys.path.insert(0, "tests/support")
+source, decompiled = sys.argv[1], json.loads(sys.argv[2])
+checks = open("tests/support/decompile_async_checks.py").read()
+exec(checks[checks.index("def drive(obj)"):checks.index("def main()")])
+cases = open("tests/support/decompile_async_legacy_checks.py").read()
+CASES = eval(cases[cases.index("CASES = {") + 8:cases.index("}\n\n\ndef main") + 1])
+
+def norm(c):
+    out = []
+    for i in dis.get_instructions(c):
+        if i.opname == "NOP":
+            continue
+        a = "J" if i.opcode in dis.hasjabs + dis.hasjrel else i.argval
+        out.append((i.opname, norm(a) if isinstance(a, types.CodeType) else repr(a)))
+    return out
+
+original = {}
+exec(compile(source, "<cases>", "exec"), original)
+report = {}
+for name, src in decompiled.items():
+    again = dict(original)
+    code = compile(src, "<decompiled>", "exec")
+    exec(code, again)
+    fn = [c for c in code.co_consts if isinstance(c, types.CodeType)][0]
+    report[name] = {
+        "same_behaviour": all(run(original[name], a) == run(again[name], a) for a in CASES[name]),
+        "same_instructions": norm(fn) == norm(original[name].__code__),
+    }
+print(json.dumps(report))
+'''
+
+
+def test_async_legacy_cases_38(tmp_path) -> None:
+    import json
+
+    from framejit import DecompileError, decompile
+    from framejit.pyc import CodeModel, load_pyc
+
+    from conftest import ROOT, find_interpreter
+
+    exe = find_interpreter(8)
+    if exe is None:
+        pytest.skip("no Python 3.8 on this machine")
+    text = (ROOT / "tests/support/decompile_async_legacy_checks.py").read_text()
+    source = text[text.index("SOURCE = '''") + 12 :]
+    source = source[: source.index("'''")]
+    src_file, pyc = tmp_path / "cases.py", tmp_path / "cases.pyc"
+    src_file.write_text(source)
+    make_pyc = f"import py_compile; py_compile.compile({str(src_file)!r}, cfile={str(pyc)!r}); print('{{}}')"
+    run_json(exe, "-c", make_pyc)
+    decompiled = {}
+    for k in load_pyc(str(pyc)).code.co_consts:
+        if isinstance(k, CodeModel) and not k.co_name[0].isupper():
+            try:
+                decompiled[k.co_name] = decompile(k)
+            except DecompileError:
+                pass
+    # every case decompiles on 3.8 (as on 3.9)
+    assert set(decompiled) == set(EXACT) | set(BEHAVES), set(EXACT) - set(decompiled)
+    report = run_json(exe, "-c", CHECK_38, source, json.dumps(decompiled))
+    for name, entry in report.items():
+        assert entry["same_behaviour"], (name, decompiled[name])
+        if 9 in EXACT.get(name, ()):
+            assert entry["same_instructions"], (name, decompiled[name])

@@ -24,8 +24,8 @@ EXACT = {
     "afor_tuple_target": ALL,
     "agen_afor": ALL,
     "afor_raises": range(9, 12),
-    # 3.9: `if c: break` comes out `if c: break else: ...` (other jumps); 3.14 refused
-    "afor_break": range(10, 14),
+    # 3.9: `if c: break` comes out `if c: break else: ...` (other jumps)
+    "afor_break": range(10, 15),
     "afor_else_break": [11],
     "awith_as": ALL,
     "awith_plain": ALL,
@@ -37,7 +37,7 @@ EXACT = {
     "awith_raises": [9, 11],
     "acomp_list": ALL,
     "acomp_cond": ALL,
-    "acomp_set_dict": range(9, 14),
+    "acomp_set_dict": ALL,
     "acomp_nested": ALL,
     "agenexpr": ALL,
 }

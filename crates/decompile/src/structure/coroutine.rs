@@ -375,23 +375,25 @@ impl Structurer<'_> {
             i.op.flow == framejit_bytecode::opcode::Flow::Jump && !i.op.name.starts_with("SETUP")
         };
         let end_ins = self.instrs(end);
-        let after_end = match end_ins.get(1..) {
-            Some([]) => self.succ(end, EdgeKind::Fall).map(|x| {
-                if matches!(self.instrs(x).as_slice(), [j] if is_jump(j)) {
-                    self.succ(x, EdgeKind::Jump).unwrap_or(x)
-                } else {
-                    x
-                }
-            }),
-            Some([j]) if is_jump(j) => self.succ(end, EdgeKind::Jump),
-            _ => None,
+        // (`after_end`: where the loop goes on; `brk`: where `break` jumps, past a lone jump)
+        let (after_end, brk) = match end_ins.get(1..) {
+            Some([]) => {
+                let x = self.succ(end, EdgeKind::Fall);
+                let through = x.filter(|&x| matches!(self.instrs(x).as_slice(), [j] if is_jump(j)));
+                (x, through.and_then(|x| self.succ(x, EdgeKind::Jump)).or(x))
+            }
+            Some([j]) if is_jump(j) => {
+                let x = self.succ(end, EdgeKind::Jump);
+                (x, x)
+            }
+            _ => (None, None),
         };
         let alone = after_end.is_some();
         let depth = self.entry_depth[header].and_then(|d| d.checked_sub(1));
         let else_brk = self.else_break_target(header, after_end.unwrap_or(end), depth, outer);
         let ctx = LoopCtx {
             header,
-            exit: else_brk.or(after_end),
+            exit: else_brk.or(brk),
             else_at: else_brk.and(Some(end)),
             cond: None,
             guard: None,

@@ -61,7 +61,8 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
             None => return,
         };
         done.push(label);
-        let is_with = item_instr(bc, setup).is_some_and(|i| i.op.name == "SETUP_WITH");
+        let is_with = item_instr(bc, setup)
+            .is_some_and(|i| matches!(i.op.name, "SETUP_WITH" | "SETUP_ASYNC_WITH"));
         if is_with {
             keep.extend(lower_with(bc, offsets, group));
         } else {
@@ -83,7 +84,10 @@ fn last_setup(bc: &Bytecode, done: &[Label]) -> Option<(usize, (usize, usize))> 
     let mut best: Option<(usize, (usize, usize))> = None;
     for (i, item) in bc.items.iter().enumerate() {
         let Item::Instr(ins) = item else { continue };
-        if !matches!(ins.op.name, "SETUP_FINALLY" | "SETUP_WITH") {
+        if !matches!(
+            ins.op.name,
+            "SETUP_FINALLY" | "SETUP_WITH" | "SETUP_ASYNC_WITH"
+        ) {
             continue;
         }
         let Some(l) = ins.target() else { continue };
@@ -122,16 +126,34 @@ fn instr_before(bc: &Bytecode, i: usize, name: &str) -> Option<usize> {
     }
 }
 
+/// A 3.8 `with` statement's handler: `__exit__` called, the exception suppressed or re-raised.
+pub(crate) const WITH_CLEANUP: [&str; 3] =
+    ["WITH_CLEANUP_START", "WITH_CLEANUP_FINISH", "END_FINALLY"];
+/// The same for `async with`, whose `__aexit__` call is awaited.
+pub(crate) const ASYNC_WITH_CLEANUP: [&str; 6] = [
+    "WITH_CLEANUP_START",
+    "GET_AWAITABLE",
+    "LOAD_CONST",
+    "YIELD_FROM",
+    "WITH_CLEANUP_FINISH",
+    "END_FINALLY",
+];
+
 fn lower_with(
     bc: &mut Bytecode,
     offsets: &mut Vec<u32>,
     (lo, hi): (usize, usize),
 ) -> Option<Label> {
-    let names: Vec<&str> = (hi..hi + 3)
+    // (`async with`: the exit call's result awaited before WITH_CLEANUP_FINISH)
+    let k = match item_instr(bc, hi + 1).map(|x| x.op.name) {
+        Some("GET_AWAITABLE") => 6,
+        _ => 3,
+    };
+    let names: Vec<&str> = (hi..hi + k)
         .map(|i| item_instr(bc, i).map_or("", |x| x.op.name))
         .collect();
-    if names != ["WITH_CLEANUP_START", "WITH_CLEANUP_FINISH", "END_FINALLY"]
-        || item_instr(bc, hi + 3).is_none() && !matches!(bc.items.get(hi + 3), Some(Item::Label(_)))
+    if names[..] != WITH_CLEANUP[..] && names[..] != ASYNC_WITH_CLEANUP[..]
+        || item_instr(bc, hi + k).is_none() && !matches!(bc.items.get(hi + k), Some(Item::Label(_)))
     {
         return None;
     }
@@ -142,7 +164,7 @@ fn lower_with(
         return None;
     };
     let after = bc.new_label();
-    let end = hi + 3;
+    let end = hi + k;
     let begin = instr_before(bc, lo, "BEGIN_FINALLY");
     let mut items: Vec<(Item, u32)> = Vec::with_capacity(bc.items.len() + 8);
     for (i, (item, &off)) in bc.items.iter().zip(offsets.iter()).enumerate() {
@@ -153,7 +175,7 @@ fn lower_with(
         if Some(i) == begin {
             // the normal path runs the exit as a `return` through the with does
             let Item::Instr(b) = item else { return None };
-            for (item, &o) in bc.items[hi..hi + 2].iter().zip(&offsets[hi..hi + 2]) {
+            for (item, &o) in bc.items[hi..end - 1].iter().zip(&offsets[hi..end - 1]) {
                 items.push((*item, o));
             }
             items.push((

@@ -46,7 +46,7 @@ pub(super) struct Legacy {
 }
 
 /// Statements made, the block where control goes on (`None`: it leaves), and what stays on the stack.
-type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
+pub(super) type Built = (Vec<Stmt>, Option<usize>, Vec<Val>);
 
 /// Except clauses, and for each the code after the statement that the compiler copied into it.
 type Clauses = (Vec<ExceptHandler>, Vec<Option<Vec<Stmt>>>);
@@ -149,6 +149,13 @@ impl Legacy {
                     // 3.8: in an except handler (the exception's type on the stack) END_FINALLY
                     // re-raises: no clause matched
                     reraise_38.push(b);
+                } else if name == "END_ASYNC_FOR"
+                    && st.last() == Some(&Entry::Handler(b))
+                    && cfg.blocks[b].instrs.first() == Some(&i)
+                {
+                    // `async for`'s handler: StopAsyncIteration ends the loop (its handler entry
+                    // popped with the iterator), any other exception is re-raised
+                    st.pop();
                 } else if matches!(name, "END_FINALLY" | "CALL_FINALLY" | "END_ASYNC_FOR") {
                     error = Some(format!(
                         "{name}: a 3.8 finally body left by return/break/continue, or async for, is not decompiled yet"
@@ -310,6 +317,8 @@ impl Structurer<'_> {
                 .instrs(b)
                 .last()
                 .is_some_and(|i| SETUPS.contains(&i.op.name))
+            // (an `async for` protects its `__anext__()` await: structure/coroutine.rs)
+            && super::coroutine::legacy_async_for_end(self.code, &self.cfg, b).is_none()
     }
 
     /// In the body of the innermost ≤3.10 try / with, `b` (outside the protected range) is where
@@ -479,9 +488,6 @@ impl Structurer<'_> {
             return Ok(None);
         }
         let kind = self.instrs(b).last().map(|i| i.op.name).unwrap_or_default();
-        if kind == "SETUP_ASYNC_WITH" {
-            return Err(self.err("async with is not decompiled yet (3.8-3.10)"));
-        }
         let h = self
             .succ(b, EdgeKind::Exception)
             .ok_or_else(|| self.err("a block setup without its handler"))?;
@@ -489,6 +495,11 @@ impl Structurer<'_> {
             .succ(b, EdgeKind::Fall)
             .ok_or_else(|| self.err("a block setup without its body"))?;
         let (mut out, mut left) = self.run_prefix(b, stack.to_vec())?;
+        if kind == "SETUP_ASYNC_WITH" {
+            let (stmts, next, carry) = self.legacy_async_with(h, s, left, base, lp)?;
+            out.extend(stmts);
+            return Ok(Some((out, next, carry)));
+        }
         if kind == "SETUP_WITH" {
             let cm = match left.pop() {
                 Some(Val::Expr(e)) if left.len() == base.len() => e,
@@ -988,7 +999,7 @@ impl Structurer<'_> {
     }
 
     /// `with CM [as target]:` opened by a SETUP_WITH whose handler is `h`, body from `s`.
-    fn legacy_with(
+    pub(super) fn legacy_with(
         &mut self,
         h: usize,
         s: usize,
@@ -1028,7 +1039,8 @@ impl Structurer<'_> {
             // 3.8: the handler is one block (call __exit__, re-raise unless it says not to); what
             // follows it is where a suppressed exception goes on
             let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
-            if names != ["WITH_CLEANUP_START", "WITH_CLEANUP_FINISH", "END_FINALLY"]
+            if names[..] != crate::legacy38::WITH_CLEANUP[..]
+                && names[..] != crate::legacy38::ASYNC_WITH_CLEANUP[..]
                 || std::mem::replace(&mut self.emitted[h], true)
             {
                 return Err(

@@ -16,6 +16,7 @@ mod dup_tail;
 mod except_exit;
 mod except_star;
 mod inline_comp;
+mod legacy_async;
 mod legacy_layout;
 mod loop_else;
 mod loop_exits;
@@ -1098,7 +1099,7 @@ impl<'a> Structurer<'a> {
                     // ≤3.10 (block setups): the first block outside the handler's own range, unless
                     // it is a way out through the finally/with cleanup
                     found.is_none()
-                        && self.cfg.blocks[b].handler.map(|x| x.0) != Some(h)
+                        && self.legacy_try_cover(b) != Some(h)
                         && carry.is_empty()
                         && !self.legacy_exit_path(b)
                 } else {
@@ -1222,9 +1223,14 @@ impl<'a> Structurer<'a> {
                 whole = Some(left);
                 continue;
             }
-            let is_async_for = self.instrs(b).first().map(|i| i.op.name) == Some("GET_ANEXT");
-            if is_async_for && self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) {
-                let (stmts, next) = self.async_for_stmt(b, stack)?;
+            let is_async_for = self.instrs(b).first().map(|i| i.op.name) == Some("GET_ANEXT")
+                || coroutine::legacy_async_for_end(self.code, &self.cfg, b).is_some();
+            if is_async_for
+                && self.loop_at(b).is_some()
+                && lp.map(|c| c.header) != Some(b)
+                && self.inline_comp_at(b, &stack, base.len()).is_none()
+            {
+                let (stmts, next) = self.async_for_stmt(b, stack, lp)?;
                 out.extend(stmts);
                 match next.block {
                     Some(n) => {
@@ -1355,6 +1361,8 @@ impl<'a> Structurer<'a> {
                                     self.instrs(n).first().map(|i| i.op.name),
                                     Some("FOR_ITER" | "GET_ANEXT")
                                 )
+                                || coroutine::legacy_async_for_end(self.code, &self.cfg, n)
+                                    .is_some()
                         });
                         // the awaited value and None go into the await loop
                         let into_send = next.is_some_and(|n| self.is_send(n))

@@ -110,10 +110,11 @@ impl Sim<'_> {
                 self.stack.push(Val::Send(Expr::name(AITER_ITEM)));
             }
             "END_ASYNC_FOR" => {
-                // the async iterator and the StopAsyncIteration the loop ended with
+                // the async iterator and the StopAsyncIteration the loop ended with (≤3.10: its
+                // three values and the three saved under them)
                 let n = -ins.op.stack_effect(raw, Some(false));
-                if n != 2 {
-                    return Err(self.err(ins, "END_ASYNC_FOR of a block-stack version"));
+                if n != 2 && n != 7 {
+                    return Err(self.err(ins, "END_ASYNC_FOR whose stack effect is not understood"));
                 }
                 for _ in 0..n {
                     self.pop(ins)?;

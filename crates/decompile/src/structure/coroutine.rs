@@ -94,7 +94,7 @@ pub fn post_dominators(code: &CodeInput, cfg: &Cfg) -> Vec<Option<usize>> {
     };
     let turned = |b: usize| match cfg.blocks[b].handler {
         Some((h, _, _)) => first(b) == Some("GET_ANEXT") && first(h) == Some("END_ASYNC_FOR"),
-        None => false,
+        None => legacy_async_for_end(code, cfg, b).is_some(),
     };
     // (the graph is copied only where an `async for` is there to change)
     let turn: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| turned(b)).collect();
@@ -104,7 +104,11 @@ pub fn post_dominators(code: &CodeInput, cfg: &Cfg) -> Vec<Option<usize>> {
     let mut exits = cfg.clone();
     let mut changed = false;
     for b in turn {
-        let Some((h, _, _)) = exits.blocks[b].handler else {
+        let Some(h) = exits.blocks[b]
+            .handler
+            .map(|x| x.0)
+            .or_else(|| legacy_async_for_end(code, cfg, b))
+        else {
             continue;
         };
         for e in exits.blocks[b].succs.iter_mut() {
@@ -121,7 +125,46 @@ pub fn post_dominators(code: &CodeInput, cfg: &Cfg) -> Vec<Option<usize>> {
     }
 }
 
+/// ≤3.10: the END_ASYNC_FOR handler of the `async for` headed by `b`, a block of SETUP_FINALLY
+/// alone (where the loop goes round to) whose handler starts with END_ASYNC_FOR and whose body
+/// starts with GET_ANEXT: the protected range is the awaited `__anext__()` alone.
+pub fn legacy_async_for_end(code: &CodeInput, cfg: &Cfg, b: usize) -> Option<usize> {
+    if code.bytecode.version.minor() > 10 {
+        return None;
+    }
+    if names(code, cfg, b) != ["SETUP_FINALLY"] {
+        return None;
+    }
+    let to = |kind: EdgeKind| {
+        cfg.blocks[b]
+            .succs
+            .iter()
+            .find(|e| e.kind == kind)
+            .map(|e| e.to)
+    };
+    // (the setup's edge to its handler is an exception edge once the block stack is followed)
+    let h = to(EdgeKind::Exception).or_else(|| to(EdgeKind::Jump))?;
+    let body = to(EdgeKind::Fall)?;
+    let starts = |x: usize, op: &str| names(code, cfg, x).first() == Some(&op);
+    (starts(h, "END_ASYNC_FOR") && starts(body, "GET_ANEXT")).then_some(h)
+}
+
 impl Structurer<'_> {
+    /// ≤3.10: the handler covering `b` that a try statement can have: an `async for`'s own
+    /// END_ASYNC_FOR handler (around its `__anext__()` await) stands for the one covering the loop.
+    pub(super) fn legacy_try_cover(&self, b: usize) -> Option<usize> {
+        let h = self.cfg.blocks[b].handler.map(|x| x.0)?;
+        let setup = self.cfg.blocks[h]
+            .preds
+            .iter()
+            .copied()
+            .find(|&p| legacy_async_for_end(self.code, &self.cfg, p) == Some(h));
+        match setup {
+            Some(p) => self.cfg.blocks[p].handler.map(|x| x.0),
+            None => Some(h),
+        }
+    }
+
     /// One arm of an `if`: the region from `start` to `merge`. An arm that stops because it leaves
     /// the try body it is in, somewhere other than the merge, does not go on to the merge as an
     /// `if` arm would (the compiler copied the code after the try into it): refused.
@@ -296,40 +339,78 @@ impl Structurer<'_> {
         Ok((done, stack))
     }
 
-    /// `async for TARGET in ITER:` headed by GET_ANEXT; the async iterator is on top of `stack`.
+    /// `async for TARGET in ITER:` headed by GET_ANEXT (≤3.10: by the SETUP_FINALLY protecting
+    /// it); the async iterator is on top of `stack`.
     pub(super) fn async_for_stmt(
         &mut self,
         header: usize,
         stack: Vec<Val>,
+        outer: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Next), DecompileError> {
         let iter = match stack.last() {
             Some(Val::Iter(e)) | Some(Val::Expr(e)) => e.clone(),
             _ => return Err(self.err("GET_ANEXT without an async iterator on the stack")),
         };
-        let end = self.cfg.blocks[header]
-            .handler
-            .map(|x| x.0)
+        // ≤3.10: the body starts after the setup, with GET_ANEXT
+        let legacy = legacy_async_for_end(self.code, &self.cfg, header);
+        let first = match legacy {
+            Some(_) => self
+                .succ(header, EdgeKind::Fall)
+                .ok_or_else(|| self.err("an async for without its body"))?,
+            None => header,
+        };
+        let end = legacy
+            .or_else(|| self.cfg.blocks[header].handler.map(|x| x.0))
             .ok_or_else(|| self.err("an async for without its END_ASYNC_FOR handler"))?;
         let end_names = names(self.code, &self.cfg, end);
         if end_names.first() != Some(&"END_ASYNC_FOR") {
             return Err(self.err("an async for without its END_ASYNC_FOR handler"));
         }
         // `break` goes just past END_ASYNC_FOR, where a block of its own ends the loop (with code
-        // after END_ASYNC_FOR in its block, nothing jumps there: a `break` would be refused)
-        let alone = end_names.len() == 1;
-        let after_end = self.succ(end, EdgeKind::Fall);
+        // after END_ASYNC_FOR in its block, nothing jumps there: a `break` would be refused), or,
+        // with an `else:` part after END_ASYNC_FOR, past that part
+        // (3.12+: the code after the loop is reached by a jump after END_ASYNC_FOR, in its block
+        // or in one of its own, where `break` jumps straight)
+        let is_jump = |i: &&framejit_bytecode::Instr| {
+            i.op.flow == framejit_bytecode::opcode::Flow::Jump && !i.op.name.starts_with("SETUP")
+        };
+        let end_ins = self.instrs(end);
+        // (`after_end`: where the loop goes on; `brk`: where `break` jumps, past a lone jump)
+        let (after_end, brk) = match end_ins.get(1..) {
+            Some([]) => {
+                let x = self.succ(end, EdgeKind::Fall);
+                let through = x.filter(|&x| matches!(&self.instrs(x)[..], [j] if is_jump(j)));
+                (x, through.and_then(|x| self.succ(x, EdgeKind::Jump)).or(x))
+            }
+            Some([j]) if is_jump(j) => {
+                let x = self.succ(end, EdgeKind::Jump);
+                (x, x)
+            }
+            _ => (None, None),
+        };
+        let alone = after_end.is_some();
+        let depth = self.entry_depth[header].and_then(|d| d.checked_sub(1));
+        let else_brk = self.else_break_target(header, after_end.unwrap_or(end), depth, outer);
         let ctx = LoopCtx {
             header,
-            exit: if alone { after_end } else { None },
-            else_at: None,
+            exit: else_brk.or(brk),
+            else_at: else_brk.and(Some(end)),
             cond: None,
             guard: None,
         };
         self.active.push((end, end));
-        // (the header is the body's first block, not a `continue`)
-        let saved = self.entering_header.replace(header);
-        let body = self.region_with_carry(header, &stack, Vec::new(), &ctx);
-        self.entering_header = saved;
+        let body = if legacy.is_some() {
+            if std::mem::replace(&mut self.emitted[header], true) {
+                return Err(self.err("control flow this decompiler does not structure yet (a block would come out twice)"));
+            }
+            self.region_with_carry(first, &stack, Vec::new(), &ctx)
+        } else {
+            // (the header is the body's first block, not a `continue`)
+            let saved = self.entering_header.replace(header);
+            let body = self.region_with_carry(header, &stack, Vec::new(), &ctx);
+            self.entering_header = saved;
+            body
+        };
         self.active.pop();
         let mut body = body?;
         let target = match body.first() {
@@ -341,30 +422,54 @@ impl Structurer<'_> {
         };
         body.remove(0);
         strip_tail_continue(&mut body);
+        let under = stack[..stack.len().saturating_sub(1)].to_vec();
+        // END_ASYNC_FOR pops the iterator and the StopAsyncIteration (≤3.10: the exception's
+        // three values and the three saved under it): values the block it starts is given
+        let end_ins = self
+            .instrs(end)
+            .first()
+            .copied()
+            .ok_or_else(|| self.err("an async for without its END_ASYNC_FOR handler"))?;
+        let pops = -end_ins.op.stack_effect(end_ins.raw_arg(), Some(false));
+        let pops = usize::try_from(pops)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| self.err("END_ASYNC_FOR whose stack effect is not understood"))?;
+        let mut carry = under.clone();
+        carry.extend(std::iter::repeat_n(Val::Null, pops));
+        let (orelse, next) = match else_brk {
+            Some(t) => {
+                let orelse =
+                    self.loop_else(end, t, &under, carry[under.len()..].to_vec(), outer)?;
+                let next = Next {
+                    block: Some(t),
+                    carry: under,
+                };
+                (orelse, next)
+            }
+            None if alone => {
+                if std::mem::replace(&mut self.emitted[end], true) {
+                    return Err(self.err("an END_ASYNC_FOR shared by two loops"));
+                }
+                let next = Next {
+                    block: after_end,
+                    carry: under,
+                };
+                (Vec::new(), next)
+            }
+            None => {
+                let next = Next {
+                    block: Some(end),
+                    carry,
+                };
+                (Vec::new(), next)
+            }
+        };
         let stmt = Stmt::AsyncFor {
             target,
             iter,
             body: or_pass(body),
-            orelse: Vec::new(),
-        };
-        let under = stack[..stack.len().saturating_sub(1)].to_vec();
-        let next = if alone {
-            if std::mem::replace(&mut self.emitted[end], true) {
-                return Err(self.err("an END_ASYNC_FOR shared by two loops"));
-            }
-            Next {
-                block: after_end,
-                carry: under,
-            }
-        } else {
-            // END_ASYNC_FOR pops the iterator and the StopAsyncIteration
-            let mut carry = under;
-            carry.push(Val::Null);
-            carry.push(Val::Null);
-            Next {
-                block: Some(end),
-                carry,
-            }
+            orelse,
         };
         Ok((vec![stmt], next))
     }

@@ -153,7 +153,11 @@ impl Structurer<'_> {
             return None;
         }
         self.loop_at(header)?;
-        if self.instrs(header).first().map(|i| i.op.name) != Some("FOR_ITER") {
+        // (an async comprehension: an `async for` loop headed by GET_ANEXT)
+        if !matches!(
+            self.instrs(header).first().map(|i| i.op.name),
+            Some("FOR_ITER" | "GET_ANEXT")
+        ) {
             return None;
         }
         if !matches!(stack.last(), Some(Val::Iter(_))) {
@@ -176,7 +180,12 @@ impl Structurer<'_> {
         kind: &str,
     ) -> Result<Next, DecompileError> {
         let at = stack.len() - 2;
-        let (stmts, mut next) = self.for_stmt(header, stack, None)?;
+        let (stmts, mut next) =
+            if self.instrs(header).first().map(|i| i.op.name) == Some("GET_ANEXT") {
+                self.async_for_stmt(header, stack, None)?
+            } else {
+                self.for_stmt(header, stack, None)?
+            };
         let comp = crate::fold_comprehension(self.code, &stmts, None, kind).map_err(|e| {
             self.err(format!(
                 "an inlined comprehension: {} {:?}",

@@ -27,6 +27,8 @@ KNOWN = {
     # a while ... else whose break runs a copy of the code after the statement (not followed yet)
     12: {"while_else_return"},
     13: {"while_else_return"},
+    # 3.14 prints the two `continue` tests as nested ifs (the same behaviour)
+    14: {"continues_then_body"},
 }
 MINORS = (9, 10, 11, 12, 13, 14)
 

@@ -87,6 +87,25 @@ def break_from_clause(xs, f):
     return xs
 
 
+def and_test_ends_loop(vs, cfg, env):
+    out = []
+    for cv in vs:
+        if cv in cfg and cv not in env:
+            out.append(cfg[cv])
+    return out
+
+
+def continues_then_body(vs, cfg, env):
+    out = []
+    for cv in vs:
+        if cv not in cfg:
+            continue
+        if cv in env:
+            continue
+        out.append(cv)
+    return out
+
+
 def returned_ifexp(x, y):
     return 0 if x == y else 1 if x > y else -1
 
@@ -152,6 +171,8 @@ CASES = {
     "break_then_return": [(["ab", "cde", "f"], 4), (["ab"], 10), ([], 1)],
     "for_else_break_copy": [([0, 0, 3],), ([0, 0],), ([],)],
     "break_from_clause": [([1, 2, 3], lambda v: v), ([1, 2, 3], lambda v: int("x" * v))],
+    "and_test_ends_loop": [("abc", {"a": 1, "b": 2}, "b"), ("", {}, "")],
+    "continues_then_body": [("abc", {"a": 1, "b": 2}, "b"), ("x", {}, "")],
     "returned_ifexp": [(1, 1), (2, 1), (1, 2)],
     "returned_ifexp_str": [(1, "y"), (0, "y")],
     "while_break": [(3,), (9,), (0,)],

@@ -1934,7 +1934,10 @@ impl<'a> Structurer<'a> {
                 // (3.12+ copy the jump back to a `while` loop's header into each place that goes
                 // there: the parts of its bottom test)
                 let same = |x: usize, y: usize| self.same_place(x, y, lp);
-                let joined = if c == t && same(fc, f) {
+                // (3.12+ `if a and b: B` ending a loop body: each test jumps to the next over its
+                // own copy of the jump back, the way on when it is false)
+                let same_false = |x: usize, y: usize| same(x, y) || self.latch_copies(x, y, lp);
+                let joined = if c == t && same_false(fc, f) {
                     Some((BoolOp::And, ec, tc, f))
                 } else if c == t && same(tc, f) {
                     Some((BoolOp::And, negate(ec), fc, f))

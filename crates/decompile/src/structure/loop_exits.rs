@@ -426,4 +426,22 @@ impl Structurer<'_> {
         }) && self.succ(taken, EdgeKind::Jump) == Some(ctx.header);
         tests_back.then_some(taken)
     }
+
+    /// 3.12+: are `x` and `y` both only the jump back to the header of the loop `lp` (copies of the
+    /// jump that ends its body)?
+    pub(super) fn latch_copies(&self, x: usize, y: usize, lp: Option<&LoopCtx>) -> bool {
+        let Some(ctx) = lp else { return false };
+        if self.code.version < framejit_bytecode::PyVersion::V3_12 {
+            return false;
+        }
+        let latch = |b: usize| {
+            let ins = self.instrs(b);
+            let mut real = ins
+                .iter()
+                .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
+            matches!((real.next(), real.next()), (Some(i), None) if i.op.name == "JUMP_BACKWARD")
+                && self.succ(b, EdgeKind::Jump) == Some(ctx.header)
+        };
+        latch(x) && latch(y)
+    }
 }

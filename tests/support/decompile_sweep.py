@@ -54,7 +54,7 @@ class _Part(typing.NamedTuple):
     offset: int
 
 
-def _unfused(instrs: list) -> list:
+def unfused(instrs: list) -> list:
     out = []
     for i in instrs:
         parts = SUPER.get(i.opname)
@@ -70,7 +70,7 @@ def _unfused(instrs: list) -> list:
 def normalized(code: types.CodeType) -> list:
     """(opname, argument) per instruction; jumps by the index of their target, code constants by name;
     superinstructions as the instructions they fuse (see SUPER)."""
-    instrs = _unfused([i for i in dis.get_instructions(code) if i.opname not in IGNORED])
+    instrs = unfused([i for i in dis.get_instructions(code) if i.opname not in IGNORED])
     index = {i.offset: k for k, i in enumerate(instrs) if i.offset >= 0}
     out = []
     for k, i in enumerate(instrs):

@@ -11,7 +11,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import match_cases  # noqa: E402
-from decompile_sweep import IGNORED, normalized  # noqa: E402
+from decompile_sweep import IGNORED, unfused, normalized  # noqa: E402
 
 from framejit import DecompileError, decompile  # noqa: E402
 
@@ -21,14 +21,15 @@ def resolved(code) -> list:
     counted as a jump to the next instruction kept."""
     import dis
 
-    kept = [i for i in dis.get_instructions(code) if i.opname not in IGNORED]
-    index = {i.offset: k for k, i in enumerate(kept)}
+    # (superinstructions as the two instructions `normalized` compares them as)
+    kept = unfused([i for i in dis.get_instructions(code) if i.opname not in IGNORED])
+    index = {i.offset: k for k, i in enumerate(kept) if i.offset >= 0}
     # `normalized` gives None for a jump to an ignored instruction: resolve it here
     out = []
     for (op, arg), i in zip(normalized(code), kept):
         if arg[:1] == ("->",) and arg[1] is None:
             off = i.argval
-            nxt = min((j.offset for j in kept if j.offset >= off), default=None)
+            nxt = min((j.offset for j in kept if j.offset >= 0 and j.offset >= off), default=None)
             arg = ("->", index.get(nxt))
         out.append((op, arg))
     return out

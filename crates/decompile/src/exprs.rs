@@ -155,6 +155,9 @@ pub struct Sim<'a> {
     /// Copies (COPY) of expressions that must not be evaluated twice, not yet merged into one
     /// statement (`a = b = f()`, `f().x += 1`); the block is refused if any is left over.
     impure_copies: Vec<Expr>,
+    /// Copies of a name or constant on top of the stack (COPY 1 / DUP_TOP) not used yet: the
+    /// second store of one joins the assignment of the first (`self.a = self.b = None`).
+    pure_copies: Vec<Expr>,
     /// `from MODULE import ...` being collected: the module, level, and the names so far.
     from_import: Option<(String, u32, Vec<Alias>)>,
     /// The name of the instruction after the one being run (set by the structurer), for ≤3.10's
@@ -297,6 +300,7 @@ impl<'a> Sim<'a> {
             from_import: None,
             pending_pop_module: false,
             impure_copies: Vec::new(),
+            pure_copies: Vec::new(),
             last_was_copy: false,
             entry_len: 0,
             moves: Vec::new(),
@@ -583,6 +587,15 @@ impl<'a> Sim<'a> {
                 }
             }
         }
+        if let Some(k) = self.pure_copies.iter().position(|c| *c == value) {
+            if let Some(Stmt::Assign { targets, value: v }) = self.out.last_mut() {
+                if *v == value {
+                    targets.push(target);
+                    self.pure_copies.remove(k);
+                    return Ok(());
+                }
+            }
+        }
         self.out.push(Stmt::Assign {
             targets: vec![target],
             value,
@@ -792,6 +805,9 @@ impl<'a> Sim<'a> {
         let value = top.clone();
         if let Some(k) = self.impure_copies.iter().position(|c| *c == value) {
             self.impure_copies.remove(k);
+        }
+        if let Some(k) = self.pure_copies.iter().position(|c| *c == value) {
+            self.pure_copies.remove(k);
         }
         self.stack.truncate(len - 2);
         self.push(Expr::NamedExpr {
@@ -1651,6 +1667,8 @@ impl<'a> Sim<'a> {
                             || spill::cell_name(e).is_some();
                         if !same_each_time {
                             self.impure_copies.push(e.clone());
+                        } else if n == 1 && times == 1 {
+                            self.pure_copies.push(e.clone());
                         }
                     } else if !matches!(v, Val::Null) {
                         return Err(self.err(ins, format!("copies {v:?}")));

@@ -1113,6 +1113,11 @@ impl Structurer<'_> {
                 [r @ Stmt::Return {
                     value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
                 }] if rest.len() == 2 => tail.push(r.clone()),
+                // (a larger copy, such as `return a, b`, where the body's own way out returns
+                // the same, or where it has none)
+                [r @ Stmt::Return { .. }] if self.legacy_return_after_exit(after, r)? => {
+                    tail.push(r.clone())
+                }
                 _ => {
                     return Err(self.err(
                         "a with statement's handler of a shape this decompiler does not know",

@@ -33,8 +33,8 @@ SYNC = {
     "loop_in_with_in_loop",
 }
 ASYNC = {"async_with_continue_return", "async_with_break"}
-# the same instruction sequences once recompiled, per version (3.14 tests `while c:` at the top:
-# a with statement ending the body comes out as `while True: if c: ...; continue` + `break`)
+# cases whose recompiled instruction sequences differ, per version (3.14 tests `while c:` at the
+# top: every such loop comes out as `while True: if c: ...; continue` + `break`, same behaviour)
 DIFFERENT_CODE = {14: {"break_in_while_with"}}
 
 # behaviour-suite functions that this work decompiles: (module, function) -> first version

@@ -1998,7 +1998,7 @@ impl<'a> Structurer<'a> {
         let exits = left.len().saturating_sub(base.len() + 1);
         body_base.extend(std::iter::repeat_n(Val::WithExit, exits));
         // (where the body leaves normally, when it also leaves through copies of that exit)
-        let normal_exit = self.with_normal_exit(start, h, self.with_suppressed_next(h, exits));
+        let normal_exit = self.with_normal_exit(start, h, self.with_suppressed_next(h));
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);

@@ -36,6 +36,7 @@ impl Structurer<'_> {
             return Ok(false);
         };
         let exits = base.len() - kept - usize::from(iter);
+
         // each with statement left made its exit call here (3.14: two values per with)
         let calls = stmts
             .iter()
@@ -124,7 +125,8 @@ impl Structurer<'_> {
     /// leaves through copies of it (`break`, `continue`, `return`): the regions inside the body
     /// stop there, so that arms leaving through a copy do not run on into the normal exit.
     /// `suppressed` is where the handler goes on when `__exit__` suppresses an exception, the
-    /// code after the statement. `None` where the body has one way out (or none).
+    /// code after the statement. `None` where the body has one way out that is not known to be
+    /// that (or none).
     pub(super) fn with_normal_exit(
         &self,
         start: usize,
@@ -149,9 +151,6 @@ impl Structurer<'_> {
                 }
             }
         }
-        if outs.len() < 2 {
-            return None;
-        }
         // the one that goes on where a suppressed exception does (both are the code after the
         // statement); else the one laid out last (the compiler writes the body's own end after
         // the body, the copies inside it)
@@ -163,13 +162,20 @@ impl Structurer<'_> {
                 .map(|e| e.to)
                 .collect::<Vec<_>>()
         };
+        // (past a block of line-number NOPs, such as the `if` line's that an arm leaves through)
+        let past_nops = |x: usize| match on(x).as_slice() {
+            [n] if self.instrs(x).iter().all(|i| i.op.name == "NOP") => *n,
+            _ => x,
+        };
+        let outs: Vec<usize> = outs.into_iter().map(past_nops).collect();
         let same: Vec<usize> = outs
             .iter()
             .copied()
             .filter(|&x| suppressed.is_some_and(|s| on(x) == [s]))
             .collect();
-        match same.as_slice() {
-            [one] => Some(*one),
+        match (same.as_slice(), outs.len()) {
+            ([one], _) => Some(*one),
+            (_, 0 | 1) => None,
             _ => outs.iter().copied().max(),
         }
     }
@@ -207,11 +213,40 @@ impl Structurer<'_> {
         })
     }
 
-    /// Where the suppressed path of handler `h` goes on: the code after the with statement.
-    pub(super) fn with_suppressed_next(&self, h: usize, exits: usize) -> Option<usize> {
-        let x = self.with_suppressed(h, exits)?;
-        self.succ(x, EdgeKind::Jump)
-            .or_else(|| self.succ(x, EdgeKind::Fall))
+    /// Where the suppressed path of handler `h` goes on: the code after the with statement (past
+    /// the block that ends handling the exception, POP_EXCEPT, and the pops of the statement's
+    /// values after it, which an exception range's end may split off).
+    pub(super) fn with_suppressed_next(&self, h: usize) -> Option<usize> {
+        let on = |x: usize| {
+            self.succ(x, EdgeKind::Jump)
+                .or_else(|| self.succ(x, EdgeKind::Fall))
+        };
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut todo = vec![h];
+        let mut x = loop {
+            let y = todo.pop()?;
+            if std::mem::replace(&mut seen[y], true) || y < h {
+                continue;
+            }
+            if self.instrs(y).iter().any(|i| i.op.name == "POP_EXCEPT") {
+                break y;
+            }
+            todo.extend(
+                self.cfg.blocks[y]
+                    .succs
+                    .iter()
+                    .filter(|e| e.kind != EdgeKind::Exception)
+                    .map(|e| e.to),
+            );
+        };
+        for _ in 0..4 {
+            let n = on(x)?;
+            if !self.instrs(n).iter().all(|i| i.op.name == "POP_TOP") {
+                return Some(n);
+            }
+            x = n;
+        }
+        None
     }
 }
 

@@ -1281,11 +1281,13 @@ impl<'a> Structurer<'a> {
                         break;
                     }
                     // `break` / `continue` out of a with body, after its exit call
-                    if with_exits::leaves_withs(base, &left).is_some() {
-                        // (an async with's exit call, awaited next: the whole stack goes on)
+                    if let Some((kept, _)) = with_exits::leaves_withs(base, &left) {
+                        // (an async with's exit call, awaited next: the whole stack goes on, with
+                        // what is above the values kept as the carry, which is not empty)
                         let into_send = next.is_some_and(|n| self.is_send(n))
                             && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
                         if let (true, Some(n)) = (into_send, next) {
+                            carry = left[kept..].to_vec();
                             whole = Some(left);
                             b = n;
                             continue;

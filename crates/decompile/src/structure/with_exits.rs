@@ -125,8 +125,7 @@ impl Structurer<'_> {
     /// leaves through copies of it (`break`, `continue`, `return`): the regions inside the body
     /// stop there, so that arms leaving through a copy do not run on into the normal exit.
     /// `suppressed` is where the handler goes on when `__exit__` suppresses an exception, the
-    /// code after the statement. `None` where the body has one way out that is not known to be
-    /// that (or none).
+    /// code after the statement. `None` where the body has one way out (or none).
     pub(super) fn with_normal_exit(
         &self,
         start: usize,
@@ -151,6 +150,11 @@ impl Structurer<'_> {
                 }
             }
         }
+        // (one way out: the body's own end, found where it ends as before; a stop there would
+        // also change async with bodies whose exit call is awaited)
+        if outs.len() < 2 {
+            return None;
+        }
         // the one that goes on where a suppressed exception does (both are the code after the
         // statement); else the one laid out last (the compiler writes the body's own end after
         // the body, the copies inside it)
@@ -173,9 +177,8 @@ impl Structurer<'_> {
             .copied()
             .filter(|&x| suppressed.is_some_and(|s| on(x) == [s]))
             .collect();
-        match (same.as_slice(), outs.len()) {
-            ([one], _) => Some(*one),
-            (_, 0 | 1) => None,
+        match same.as_slice() {
+            [one] => Some(*one),
             _ => outs.iter().copied().max(),
         }
     }

@@ -177,10 +177,15 @@ impl Structurer<'_> {
             .copied()
             .filter(|&x| suppressed.is_some_and(|s| on(x) == [s]))
             .collect();
-        match same.as_slice() {
-            [one] => Some(*one),
-            _ => outs.iter().copied().max(),
-        }
+        let normal = match same.as_slice() {
+            [one] => *one,
+            _ => outs.iter().copied().max()?,
+        };
+        // (only copies that jump, `break` / `continue`, lead arms into the normal exit: copies
+        // that return end their arms where they are, as before)
+        outs.iter()
+            .any(|&x| x != normal && !on(x).is_empty())
+            .then_some(normal)
     }
 
     /// The blocks reached from `start` without leaving the range of handler `h` (exception edges

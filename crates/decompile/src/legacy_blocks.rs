@@ -505,23 +505,7 @@ impl Structurer<'_> {
                 Some(Val::Expr(e)) if left.len() == base.len() => e,
                 _ => return Err(self.err("a with statement without its context manager")),
             };
-            let (mut stmts, next, carry) = self.legacy_with(h, s, cm, base, lp)?;
-            // 3.10 copies a small `return v` after a loop into each `break` out of a with, after
-            // its exit call: the same statements as `return v` in the body, where v is computed
-            // before that call (a constant is the same either way). Which it was is not in the
-            // statements: refused rather than risk computing v before __exit__ runs.
-            let copies = self.code.version == framejit_bytecode::PyVersion::V3_10;
-            if copies
-                && lp.is_some()
-                && stmts.first_mut().is_some_and(|st| match st {
-                    Stmt::With { body, .. } => super::legacy_async::returns_computed(body),
-                    _ => false,
-                })
-            {
-                return Err(self.err(
-                    "a return of a computed value in a with body inside a loop (3.10: maybe a break with the code after the loop copied)",
-                ));
-            }
+            let (stmts, next, carry) = self.legacy_with(h, s, cm, base, lp)?;
             out.extend(stmts);
             return Ok(Some((out, next, carry)));
         }
@@ -1141,6 +1125,11 @@ impl Structurer<'_> {
                 [r @ Stmt::Return {
                     value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
                 }] if rest.len() == 2 => tail.push(r.clone()),
+                // (a larger copy, such as `return a, b`, where the body's own way out returns
+                // the same, or where it has none)
+                [r @ Stmt::Return { .. }] if self.legacy_return_after_exit(after, r)? => {
+                    tail.push(r.clone())
+                }
                 _ => {
                     return Err(self.err(
                         "a with statement's handler of a shape this decompiler does not know",

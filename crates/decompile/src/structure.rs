@@ -23,6 +23,7 @@ mod loop_exits;
 mod shared_tail;
 mod try_else;
 mod while_fold;
+mod with_exits;
 pub use coroutine::{bare_returns, keep_generator};
 use loop_exits::arms_leave;
 #[path = "legacy_blocks.rs"]
@@ -243,6 +244,10 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
                 // a loop's `else` runs after the loop: its break/continue are the outer loop's
                 Stmt::For { body, orelse, .. } | Stmt::While { body, orelse, .. } => {
                     strip_copies(body, fin, true) && strip_copies(orelse, fin, in_loop)
+                }
+                // (a way out of nested with bodies runs their exit calls, then this copy)
+                Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => {
+                    strip_copies(body, fin, in_loop)
                 }
                 Stmt::Try {
                     body,
@@ -1304,6 +1309,11 @@ impl<'a> Structurer<'a> {
                 out.push(Stmt::Break);
                 break;
             }
+            // `break` out of with bodies, into which 3.12+ copied the loop's exit
+            if let Some(stmts) = self.with_break_copy(b, &stack, base, lp)? {
+                out.extend(stmts);
+                break;
+            }
             self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
             // an inlined comprehension's setup or end: its saved locals stay on the stack
@@ -1319,6 +1329,7 @@ impl<'a> Structurer<'a> {
                 }
                 stmts.remove(0);
             }
+            let n_stmts = stmts.len();
             out.extend(stmts);
             match exit {
                 Exit::Exit => break,
@@ -1352,6 +1363,23 @@ impl<'a> Structurer<'a> {
                     if breaks_for {
                         out.push(Stmt::Break);
                         break;
+                    }
+                    // `break` / `continue` out of a with body, after its exit call
+                    if let Some((kept, _)) = with_exits::leaves_withs(base, &left) {
+                        // (an async with's exit call, awaited next: the whole stack goes on, with
+                        // what is above the values kept as the carry, which is not empty)
+                        let into_send = next.is_some_and(|n| self.is_send(n))
+                            && matches!(left.iter().rev().nth(1), Some(Val::Send(_)));
+                        if let (true, Some(n)) = (into_send, next) {
+                            carry = left[kept..].to_vec();
+                            whole = Some(left);
+                            b = n;
+                            continue;
+                        }
+                        let stmts = out[out.len() - n_stmts..].to_vec();
+                        if self.with_exit_path(&stmts, base, left.clone(), next, lp, &mut out)? {
+                            break;
+                        }
                     }
                     if left.len() != base.len() {
                         // the iterator GET_ITER left goes into the loop its FOR_ITER heads
@@ -2093,12 +2121,15 @@ impl<'a> Structurer<'a> {
         let mut body_base = base.to_vec();
         let exits = left.len().saturating_sub(base.len() + 1);
         body_base.extend(std::iter::repeat_n(Val::WithExit, exits));
+        // (where the body leaves normally, when it also leaves through copies of that exit)
+        let normal_exit = self.with_normal_exit(start, h, self.with_suppressed_next(h));
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);
         let enter = left.last().cloned().into_iter().collect();
-        let body = self.region_carry(start, None, &body_base, enter, lp);
-        let after = self.try_body.pop().and_then(|t| t.1);
+        let body = self.region_carry(start, normal_exit, &body_base, enter, lp);
+        let at_stop = normal_exit.filter(|_| self.stop_carry.is_some());
+        let after = self.try_body.pop().and_then(|t| t.1).or(at_stop);
         self.try_depth.pop();
         self.active.pop();
         let mut body = body?;
@@ -2126,13 +2157,7 @@ impl<'a> Structurer<'a> {
         }
         // The handler's blocks are the compiler's own: the exception-suppressed path ends with
         // POP_TOP, POP_EXCEPT, POP_TOP, POP_TOP and goes on where the statement ends.
-        let n = self.cfg.blocks.len();
-        let suppressed = (h..n).find(|&x| {
-            let names: Vec<&str> = self.instrs(x).iter().map(|i| i.op.name).collect();
-            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"][..]
-                || (exits == 2
-                    && names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP", "POP_TOP"])
-        });
+        let suppressed = self.with_suppressed(h, exits);
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
             self.emitted[x] = true;

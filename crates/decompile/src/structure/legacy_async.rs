@@ -77,7 +77,7 @@ impl Structurer<'_> {
 }
 
 /// Does a `return` in `body` (not in a nested scope) return something other than a constant?
-pub(super) fn returns_computed(body: &mut [Stmt]) -> bool {
+fn returns_computed(body: &mut [Stmt]) -> bool {
     body.iter_mut().any(|s| match s {
         Stmt::Return { value } => !matches!(value, None | Some(Expr::Constant { .. })),
         other => other.bodies_mut().into_iter().any(|b| returns_computed(b)),

@@ -42,9 +42,12 @@ impl Structurer<'_> {
                 }
                 // (the first block on the way with the loop's stack left, laid out after the exit:
                 // a `break` block that only jumps on is one where the jump continues an outer loop)
+                // (a way on through the exit itself is a `break` to the exit: one out of a
+                // `with` body runs the exit call's copy first)
                 let Some(t) = self
                     .break_way(e.to)
                     .into_iter()
+                    .take_while(|&t| t != exit)
                     .find(|&t| (t > exit || encloses(t)) && self.entry_depth[t] == depth)
                 else {
                     continue;

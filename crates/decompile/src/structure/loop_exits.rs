@@ -236,14 +236,10 @@ impl Structurer<'_> {
         let ins = self.instrs(b);
         let start = match ins.iter().position(|i| i.op.name == "POP_EXCEPT") {
             Some(k) => k + 1,
-            None if self.code.version >= framejit_bytecode::PyVersion::V3_12 => {
-                let marks = ins
-                    .iter()
-                    .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
-                    .count();
-                // (a break out of `with` bodies first runs each with's exit call)
-                marks + with_exit_calls(&ins[marks..])
-            }
+            None if self.code.version >= framejit_bytecode::PyVersion::V3_12 => ins
+                .iter()
+                .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                .count(),
             None => return None,
         };
         if start >= ins.len() {
@@ -270,20 +266,6 @@ impl Structurer<'_> {
             && tail[1..].iter().zip(&xi[pops..]).all(|(x, y)| same(x, y));
         copied.then_some(start)
     }
-}
-
-/// How many of `ins`'s first instructions are `with` exit calls, `__exit__(None, None, None)` with
-/// its result dropped (3.12+: `LOAD_CONST None` three times, CALL, POP_TOP), one after another.
-fn with_exit_calls(ins: &[&framejit_bytecode::Instr]) -> usize {
-    let mut n = 0;
-    while let Some(call) = ins.get(n..n + 5) {
-        let loads = call[..3].iter().all(|i| i.op.name == "LOAD_CONST");
-        if !(loads && call[3].op.name == "CALL" && call[4].op.name == "POP_TOP") {
-            break;
-        }
-        n += 5;
-    }
-    n
 }
 
 impl Structurer<'_> {

@@ -1,0 +1,376 @@
+//! `break` and `continue` out of a `with` body (sync, and `async with`).
+//!
+//! The compiler leaves a `with` body by `break` / `continue` through a copy of the statement's
+//! normal exit: the exit call `__exit__(None, None, None)` (awaited for `async with`) and its
+//! result dropped, which takes the with statement's own values (the exit, under the body's
+//! statements) off the stack; a `break` out of a `for` loop then drops the loop's iterator too.
+//! Such a block leaves the stack *below* the region's base, by exactly the exits of the with
+//! statements it leaves: that is the stack fact read here, not the instructions' shape. The exit
+//! call comes out as the `WITH_EXIT` marker statement before the `break` / `continue`, which each
+//! with statement left drops as its own copy (`strip_finally_copies` in `with_stmt`), or refuses.
+
+use super::{LoopCtx, Structurer};
+use crate::ast::{Expr, Stmt};
+use crate::error::DecompileError;
+use crate::exprs::{Exit, Val, WITH_EXIT};
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// The with statements block `b` left: its statements `stmts` left the stack as `left`,
+    /// below the region's `base`, and control goes on to `next`. Where the values taken off are
+    /// the exits of with statements (with the iterator of the `for` loop `lp` under them, for
+    /// `break`) and each made its exit call, the way out goes on: to where `lp` goes on by
+    /// `continue` or `break` (that statement is added to `out`), or through blocks only this
+    /// way reaches to a `return` / `raise` (their statements are added). False where the block
+    /// is not such a way out (nothing added).
+    pub(super) fn with_exit_path(
+        &mut self,
+        stmts: &[Stmt],
+        base: &[Val],
+        left: Vec<Val>,
+        next: Option<usize>,
+        lp: Option<&LoopCtx>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<bool, DecompileError> {
+        let Some((mut kept, mut iter)) = leaves_withs(base, &left) else {
+            return Ok(false);
+        };
+        let exits = base.len() - kept - usize::from(iter);
+
+        // each with statement left made its exit call here (3.14: two values per with)
+        let calls = stmts
+            .iter()
+            .filter(|s| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == WITH_EXIT))
+            .count();
+        if calls == 0 || calls > exits {
+            return Ok(false);
+        }
+        let mut left = left;
+        let mut next = next;
+        let mut more = Vec::new();
+        for _ in 0..8 {
+            let Some(n) = next else { break };
+            // (nothing carried past the exits: a `return` value goes on to a return)
+            let jump = (left.len() == kept).then(|| self.leaving_jump(iter, n, lp));
+            if let Some(s) = jump.flatten() {
+                out.append(&mut more);
+                out.push(s);
+                return Ok(true);
+            }
+            // (a `return` / `raise` after the exit call, in a block of its own where an
+            // exception range ends: reached from this way alone, with no loop to leave)
+            if iter || self.live_preds(n) != 1 || self.loop_at(n).is_some() {
+                break;
+            }
+            // (the next with statement's exit call, then a copy of the loop's exit)
+            if let Some(stmts) = self.with_break_copy(n, &left, base, lp)? {
+                out.append(&mut more);
+                out.extend(stmts);
+                return Ok(true);
+            }
+            let (stmts, exit, l) = self.run(n, left)?;
+            more.extend(stmts);
+            match exit {
+                Exit::Exit => {
+                    out.append(&mut more);
+                    return Ok(true);
+                }
+                Exit::Flow => {
+                    // (still below the statements left, by no fewer of them)
+                    match leaves_withs(base, &l) {
+                        Some((k, i)) if k <= kept => (kept, iter) = (k, i),
+                        _ => break,
+                    }
+                    left = l;
+                    next = self
+                        .succ(n, EdgeKind::Jump)
+                        .or_else(|| self.succ(n, EdgeKind::Fall));
+                }
+                _ => break,
+            }
+        }
+        Err(self.err("a way out of a with body that goes on to no return, break or continue"))
+    }
+
+    /// After leaving with statements (and, `iter`, a for loop's iterator), control goes to `n`:
+    /// `continue` or `break` of the loop `lp` when that is where it goes on.
+    fn leaving_jump(&self, iter: bool, n: usize, lp: Option<&LoopCtx>) -> Option<Stmt> {
+        let ctx = lp?;
+        let to_header =
+            n == ctx.header || Some(n) == ctx.guard || self.jumps_straight_to(n, ctx.header);
+        if !iter && to_header {
+            return Some(Stmt::Continue);
+        }
+        (Some(n) == ctx.exit).then_some(Stmt::Break)
+    }
+}
+
+/// Does the stack `left` come from leaving with statements: the values of `base` from some
+/// point on are with statements' exits (with one for loop's iterator under them) and are gone,
+/// with what `left` has above the rest (a value `return` takes past them) over it? Then how many
+/// values of `base` stay, and whether an iterator was dropped too.
+pub(super) fn leaves_withs(base: &[Val], left: &[Val]) -> Option<(usize, bool)> {
+    let k = base.iter().zip(left).take_while(|(a, b)| a == b).count();
+    let dropped = &base[k..];
+    let (iter, exits) = match dropped.split_first() {
+        Some((Val::Iter(_), rest)) => (true, rest),
+        _ => (false, dropped),
+    };
+    (!exits.is_empty() && exits.iter().all(|v| *v == Val::WithExit)).then_some((k, iter))
+}
+
+impl Structurer<'_> {
+    /// 3.11+: the block where a with body whose first block is `start` and whose handler is `h`
+    /// leaves normally (its exit call, then the code after the statement), where the body also
+    /// leaves through copies of it (`break`, `continue`, `return`): the regions inside the body
+    /// stop there, so that arms leaving through a copy do not run on into the normal exit.
+    /// `suppressed` is where the handler goes on when `__exit__` suppresses an exception, the
+    /// code after the statement. `None` where the body has one way out (or none).
+    pub(super) fn with_normal_exit(
+        &self,
+        start: usize,
+        h: usize,
+        suppressed: Option<usize>,
+    ) -> Option<usize> {
+        // the blocks the body leaves its handler's range for, entered with the body's stack (the
+        // depth the handler unwinds to: the with statement's values and what is under them)
+        let depth = self.cfg.blocks[start].handler.map(|x| x.1)?;
+        let body = self.reach_covered(start, h);
+        let mut outs: Vec<usize> = Vec::new();
+        for &x in &body {
+            for e in &self.cfg.blocks[x].succs {
+                let y = e.to;
+                if e.kind != EdgeKind::Exception
+                    && !self.covered_by(y, h)
+                    && y != h
+                    && self.entry_depth[y] == Some(depth)
+                    && !outs.contains(&y)
+                {
+                    outs.push(y);
+                }
+            }
+        }
+        // (one way out: the body's own end, found where it ends as before; a stop there would
+        // also change async with bodies whose exit call is awaited)
+        if outs.len() < 2 {
+            return None;
+        }
+        // the one that goes on where a suppressed exception does (both are the code after the
+        // statement); else the one laid out last (the compiler writes the body's own end after
+        // the body, the copies inside it)
+        let on = |x: usize| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to)
+                .collect::<Vec<_>>()
+        };
+        // (past a block of line-number NOPs, such as the `if` line's that an arm leaves through)
+        let past_nops = |x: usize| match on(x).as_slice() {
+            [n] if self.instrs(x).iter().all(|i| i.op.name == "NOP") => *n,
+            _ => x,
+        };
+        let outs: Vec<usize> = outs.into_iter().map(past_nops).collect();
+        let same: Vec<usize> = outs
+            .iter()
+            .copied()
+            .filter(|&x| suppressed.is_some_and(|s| on(x) == [s]))
+            .collect();
+        let normal = match same.as_slice() {
+            [one] => *one,
+            _ => outs.iter().copied().max()?,
+        };
+        // (only copies that jump, `break` / `continue`, lead arms into the normal exit: copies
+        // that return end their arms where they are, as before)
+        outs.iter()
+            .any(|&x| x != normal && !on(x).is_empty())
+            .then_some(normal)
+    }
+
+    /// The blocks reached from `start` without leaving the range of handler `h` (exception edges
+    /// not followed).
+    fn reach_covered(&self, start: usize, h: usize) -> Vec<usize> {
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut out = Vec::new();
+        let mut todo = vec![start];
+        while let Some(x) = todo.pop() {
+            if seen[x] || !self.covered_by(x, h) {
+                continue;
+            }
+            seen[x] = true;
+            out.push(x);
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        out
+    }
+
+    /// 3.11+: the block of a with statement's handler `h` that drops the exception `__exit__`
+    /// suppressed (and the statement's `exits` values) before going on after the statement.
+    pub(super) fn with_suppressed(&self, h: usize, exits: usize) -> Option<usize> {
+        let n = self.cfg.blocks.len();
+        (h..n).find(|&x| {
+            let names: Vec<&str> = self.instrs(x).iter().map(|i| i.op.name).collect();
+            names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"][..]
+                || (exits == 2
+                    && names == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP", "POP_TOP"])
+        })
+    }
+
+    /// Where the suppressed path of handler `h` goes on: the code after the with statement (past
+    /// the block that ends handling the exception, POP_EXCEPT, and the pops of the statement's
+    /// values after it, which an exception range's end may split off).
+    pub(super) fn with_suppressed_next(&self, h: usize) -> Option<usize> {
+        let on = |x: usize| {
+            self.succ(x, EdgeKind::Jump)
+                .or_else(|| self.succ(x, EdgeKind::Fall))
+        };
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut todo = vec![h];
+        let mut x = loop {
+            let y = todo.pop()?;
+            if std::mem::replace(&mut seen[y], true) || y < h {
+                continue;
+            }
+            if self.instrs(y).iter().any(|i| i.op.name == "POP_EXCEPT") {
+                break y;
+            }
+            todo.extend(
+                self.cfg.blocks[y]
+                    .succs
+                    .iter()
+                    .filter(|e| e.kind != EdgeKind::Exception)
+                    .map(|e| e.to),
+            );
+        };
+        for _ in 0..4 {
+            let n = on(x)?;
+            if !self.instrs(n).iter().all(|i| i.op.name == "POP_TOP") {
+                return Some(n);
+            }
+            x = n;
+        }
+        None
+    }
+}
+
+impl Structurer<'_> {
+    /// ≤3.10: does the normal way out of a with body, from block `after`, run the exit call and
+    /// then `ret` (the `return` the compiler copied into the handler's suppressed path)? True
+    /// also where there is no normal way out (the copy is then the code after the statement).
+    pub(super) fn legacy_return_after_exit(
+        &self,
+        after: Option<usize>,
+        ret: &Stmt,
+    ) -> Result<bool, DecompileError> {
+        let Some(a) = after else { return Ok(true) };
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit]);
+        let mut x = a;
+        for _ in 0..4 {
+            let mut flow = false;
+            for ins in self.instrs(x) {
+                match sim.step(ins) {
+                    Ok(None) => {}
+                    Ok(Some(Exit::Exit)) => {
+                        let exit_call = Stmt::Expr {
+                            value: Expr::name(WITH_EXIT),
+                        };
+                        return Ok(sim.out.len() == 2
+                            && sim.out[0] == exit_call
+                            && sim.out[1] == *ret);
+                    }
+                    Ok(Some(Exit::Flow)) => flow = true,
+                    _ => return Ok(false),
+                }
+            }
+            let on = if flow {
+                self.succ(x, EdgeKind::Jump)
+            } else {
+                self.succ(x, EdgeKind::Fall)
+            };
+            match on {
+                Some(n) => x = n,
+                None => return Ok(false),
+            }
+        }
+        Ok(false)
+    }
+}
+
+impl Structurer<'_> {
+    /// `break` out of with bodies where the compiler copied the loop's exit (a small block that
+    /// leaves: `return x` after the loop) into the way out (3.12+): block `b`, entered with
+    /// `stack` over the region's `base`, makes the with statements' exit calls, drops the `for`
+    /// loop's iterator, then runs the same instructions as the exit of loop `lp` after that
+    /// loop's own pops. Its statements up to the copy, and `break`; `None` where it is not so.
+    pub(super) fn with_break_copy(
+        &mut self,
+        b: usize,
+        stack: &[Val],
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Option<Vec<Stmt>>, DecompileError> {
+        let Some(exit) = lp.and_then(|c| c.exit) else {
+            return Ok(None);
+        };
+        let leaves = |x: usize| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        if exit == b || !leaves(exit) || !leaves(b) {
+            return Ok(None);
+        }
+        if let Some((h, _, _)) = self.cfg.blocks[b].handler {
+            if !self.active.iter().any(|&(lo, hi)| (lo..=hi).contains(&h)) {
+                return Ok(None);
+            }
+        }
+        let ins = self.instrs(b);
+        let xi = self.instrs(exit);
+        // (a `for` loop's exit starts with the pops that end the loop: END_FOR, 3.13 POP_TOP,
+        // 3.14 POP_ITER; its `break` dropped the iterator itself)
+        let header = lp.map_or(b, |c| c.header);
+        let is_for = self.instrs(header).first().map(|i| i.op.name) == Some("FOR_ITER");
+        let pops = xi
+            .iter()
+            .take_while(|i| is_for && matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
+            .count();
+        let tail = &xi[pops..];
+        if tail.is_empty() || ins.len() <= tail.len() {
+            return Ok(None);
+        }
+        let k = ins.len() - tail.len();
+        let same = ins[k..]
+            .iter()
+            .zip(tail)
+            .all(|(x, y)| x.op.name == y.op.name && x.arg == y.arg);
+        if !same {
+            return Ok(None);
+        }
+        let Ok((stmts, None, left)) = self.run_instrs(&ins[..k], stack.to_vec()) else {
+            return Ok(None);
+        };
+        let Some((kept, iter)) = leaves_withs(base, &left) else {
+            return Ok(None);
+        };
+        let calls = stmts
+            .iter()
+            .filter(|s| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == WITH_EXIT))
+            .count();
+        if left.len() != kept || iter != is_for || calls == 0 {
+            return Ok(None);
+        }
+        if std::mem::replace(&mut self.emitted[b], true) {
+            return Err(self.err("a block would come out twice"));
+        }
+        let mut out = stmts;
+        out.push(Stmt::Break);
+        Ok(Some(out))
+    }
+}

@@ -22,7 +22,7 @@ KNOWN = {
     # read as a return); 3.9 writes `(a if v else b) if x else c` in a lambda as jumps not folded yet
     9: {"try_return_in_clause", "while_break", "while_break_middle", "while_else_return",
         "lambda_nested_ifexp"},
-    10: {"try_two_clauses", "try_return_in_clause", "break_then_return", "for_else_break_copy",
+    10: {"try_two_clauses", "try_return_in_clause", "try_returns_clause_goes_on", "break_then_return", "for_else_break_copy",
          "break_from_clause", "while_else_return"},
     # a while ... else whose break runs a copy of the code after the statement (not followed yet)
     12: {"while_else_return"},

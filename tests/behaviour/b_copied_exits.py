@@ -42,6 +42,22 @@ def try_named_clause(f):
     return y
 
 
+def try_returns_clause_goes_on(d, key, default):
+    try:
+        return d[key]
+    except KeyError:
+        d[key] = default
+    return default
+
+
+def try_returns_clause_returns(d, key, default):
+    try:
+        return d[key]
+    except KeyError:
+        d[key] = default
+        return default
+
+
 def if_not_in_ends_loop(xs, other):
     for x in xs:
         if x not in other:
@@ -166,6 +182,8 @@ CASES = {
     "try_two_clauses": [(lambda: 2,), (lambda: 1 // 0,), (lambda: int("x"),)],
     "try_return_in_clause": [(lambda: 3,), (lambda: 1 // 0,)],
     "try_named_clause": [(lambda: 4,), (lambda: 1 // 0,)],
+    "try_returns_clause_goes_on": [({"a": 1}, "a", 0), ({}, "a", 2)],
+    "try_returns_clause_returns": [({"a": 1}, "a", 0), ({}, "a", 2)],
     "if_not_in_ends_loop": [([1, 2], [1, 2, 3]), ([1, 5], [1]), ([], [])],
     "if_raise_ends_loop": [([1, 2],), ([1, None, 2],)],
     "break_then_return": [(["ab", "cde", "f"], 4), (["ab"], 10), ([], 1)],

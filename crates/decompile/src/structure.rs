@@ -2287,7 +2287,10 @@ impl<'a> Structurer<'a> {
             && finalbody.is_none()
             && end.is_none()
             && self.code.version >= framejit_bytecode::PyVersion::V3_12)
-            .then(|| except_exit::hoist_leaving_tail(&mut handlers, &exit_copies, &mut rest))
+            .then(|| {
+                let completes = after.is_some();
+                except_exit::hoist_leaving_tail(&mut handlers, &exit_copies, &mut rest, completes)
+            })
             .flatten()
         {
             after_try = t;

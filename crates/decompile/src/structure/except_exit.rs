@@ -356,22 +356,28 @@ pub(super) fn ends_with_exit_after_marker(stmts: &[Stmt]) -> bool {
 /// runs after the body (`rest`, all that follows the body). Where every clause ends with that
 /// statement or never comes out (raise, return, break, continue), the statement is the code after
 /// the try statement: dropped from the clauses and returned, to follow the statement once. (A source
-/// that wrote it in each clause runs and compiles the same.)
+/// that wrote it in each clause runs and compiles the same.) Where the body never completes
+/// normally (`body_completes` false), the copies are all there is of that code.
 pub(super) fn hoist_leaving_tail(
     handlers: &mut [crate::ast::ExceptHandler],
     copies: &[usize],
     rest: &mut Vec<Stmt>,
+    body_completes: bool,
 ) -> Option<Vec<Stmt>> {
-    let [s] = rest.as_slice() else {
-        return None;
+    let s = match rest.as_slice() {
+        [s] => s.clone(),
+        // (a body that never completes normally runs no code after it: the clauses' copies are
+        // all there is of the code after the statement)
+        [] if !body_completes => handlers.get(*copies.first()?)?.body.last()?.clone(),
+        _ => return None,
     };
-    if !leaving(std::slice::from_ref(s)) || matches!(s, Stmt::Break | Stmt::Continue) {
+    if !leaving(std::slice::from_ref(&s)) || matches!(s, Stmt::Break | Stmt::Continue) {
         return None;
     }
     let mut copied = 0;
     for (k, h) in handlers.iter().enumerate() {
         match h.body.last() {
-            Some(last) if last == s && copies.contains(&k) => copied += 1,
+            Some(last) if *last == s && copies.contains(&k) => copied += 1,
             Some(Stmt::Raise { .. } | Stmt::Return { .. } | Stmt::Break | Stmt::Continue) => {}
             _ => return None,
         }
@@ -380,12 +386,13 @@ pub(super) fn hoist_leaving_tail(
         return None;
     }
     for (k, h) in handlers.iter_mut().enumerate() {
-        if h.body.last() == Some(s) && copies.contains(&k) {
+        if h.body.last() == Some(&s) && copies.contains(&k) {
             h.body.pop();
             if h.body.is_empty() {
                 h.body.push(Stmt::Pass);
             }
         }
     }
-    Some(std::mem::take(rest))
+    rest.clear();
+    Some(vec![s])
 }

@@ -14,10 +14,12 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod except_star;
+mod finally_exits;
 mod inline_comp;
 mod legacy_layout;
 mod loop_else;
 mod loop_exits;
+mod nop_header;
 mod try_else;
 mod while_fold;
 pub use coroutine::{bare_returns, keep_generator};
@@ -200,7 +202,14 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
         if is_exit(&stmts[i]) {
             let n = fin.len();
             if i < n || stmts[i - n..i] != *fin {
-                return false;
+                // (the copies at the ends of the arms of an `if` that falls into the exit)
+                match finally_exits::distribute_exit(stmts, i, fin) {
+                    Some(next) => {
+                        i = next;
+                        continue;
+                    }
+                    None => return false,
+                }
             }
             // (3.11+: a copy after an except clause's POP_EXCEPT, marked there)
             let m = except_exit::drop_marker_before(stmts, i - n, i);
@@ -470,6 +479,9 @@ impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         let mut cfg = Cfg::build(&code.bytecode);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
+        if legacy.is_none() {
+            nop_header::merge_nop_headers(code, &mut cfg);
+        }
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
         let ipdom = coroutine::post_dominators(code, &cfg);
@@ -1213,7 +1225,7 @@ impl<'a> Structurer<'a> {
                     return Err(self.err("a block would come out twice"));
                 }
                 let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..=k], stack)?;
-                if left.len() != base.len() {
+                if left.len() != base.len() && !self.finally_exc_popped(&left, base) {
                     return Err(self.err("a break that leaves values on the stack"));
                 }
                 out.extend(stmts);
@@ -1260,6 +1272,19 @@ impl<'a> Structurer<'a> {
                             }
                             None => break,
                         }
+                    }
+                    // (3.11+ `return` / `break` / `continue` inside a `finally:` handler)
+                    if let Some(leave) = self.finally_leave(&left, base, next, lp) {
+                        match leave {
+                            finally_exits::FinallyLeave::Break => out.push(Stmt::Break),
+                            finally_exits::FinallyLeave::Continue => out.push(Stmt::Continue),
+                            finally_exits::FinallyLeave::Through(n) => {
+                                whole = Some(left);
+                                b = n;
+                                continue;
+                            }
+                        }
+                        break;
                     }
                     // `break` out of a for loop pops the loop's iterator on its way out
                     let breaks_for = left.len() + 1 == base.len()
@@ -2117,6 +2142,9 @@ impl<'a> Structurer<'a> {
         self.depth_offset -= 1;
         self.active.pop();
         let (mut handlers, finalbody, tails) = handlers?;
+        // (a finally statement whose body went on into the code after it: that code leaves, as
+        // the body's ways out through their copies do, and is the body's)
+        let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, mut end) = match after {
@@ -2159,7 +2187,7 @@ impl<'a> Structurer<'a> {
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                let Some(next) = except_exit::after_finally_copy(&rest, &finalbody) else {
+                let Some(next) = finally_exits::after_normal_copy(&rest, &finalbody) else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
                 };
                 after_try.splice(0..0, next);
@@ -2167,7 +2195,15 @@ impl<'a> Structurer<'a> {
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
-            if !strip_finally_copies(&mut body, &finalbody) {
+            // (a way out that the normal path's copy and others fall into: after the statement)
+            let mut stripped = false;
+            if no_normal_path && after_try.is_empty() && end.is_none() {
+                if let Some(exit) = finally_exits::normal_path_exit(&mut body, &finalbody) {
+                    after_try.push(exit);
+                    stripped = true;
+                }
+            }
+            if !stripped && !strip_finally_copies(&mut body, &finalbody) {
                 return Err(self.err("an exit from a try body without the finally body's copy"));
             }
             // a finally body that ends by raising: its copies before the body's ways out end the
@@ -2244,6 +2280,7 @@ impl<'a> Structurer<'a> {
             let mut fin_base = base.to_vec();
             fin_base.extend(exc());
             let mut fin = self.region(h, Some(cleanup), &fin_base, lp)?;
+            finally_exits::drop_leaving_exc(&mut fin);
             // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
             let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
             if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {

@@ -2187,10 +2187,15 @@ impl<'a> Structurer<'a> {
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                let Some(next) = finally_exits::after_normal_copy(&rest, &finalbody) else {
+                let next = self.normal_copy_tails(&rest, &finalbody, end, base, lp);
+                let Some(next) = next else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
                 };
                 after_try.splice(0..0, next);
+                // (that code leaves: nothing after it is the statement's)
+                if finally_exits::ends_by_leaving(&after_try) {
+                    end = None;
+                }
             }
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice

@@ -134,6 +134,11 @@ fn take_last_exit(stmts: &mut Vec<Stmt>) -> Option<Stmt> {
     Some(exit)
 }
 
+/// Do `stmts` end with `return`, `break`, `continue` or `raise`?
+pub(super) fn ends_by_leaving(stmts: &[Stmt]) -> bool {
+    stmts.last().is_some_and(leaves)
+}
+
 /// Does every way through `stmts` end by leaving (`return`, `break`, `continue`, `raise`)?
 fn ends_leaving(stmts: &[Stmt]) -> bool {
     match stmts.last() {
@@ -272,11 +277,12 @@ pub(super) fn after_normal_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt>
         [e] if leaves(e) => Some(e.clone()),
         _ => None,
     };
-    // `if c: B  else: E` is `if c: B` then E; `if not c: E  else: B` is the same turned round,
-    // and `if not c: E` then E is `if c: E` then E
+    // `if c: K  else: E` followed by R is `if c: K` followed by E and R where K leaves, or by R
+    // where R starts with E (K then goes on to E as the other arm does); `if not c: E  else: K`
+    // is the same turned round (and `if not c: E`, K empty, where K is taken as E)
     let mut ways = Vec::new();
     if let Some(e) = single_exit(orelse).filter(|_| !body.is_empty()) {
-        ways.push((test.clone(), body.clone(), e, k + 1));
+        ways.push((test.clone(), body.clone(), e));
     }
     if let Expr::UnaryOp {
         op: crate::ast::UnaryOp::Not,
@@ -284,22 +290,186 @@ pub(super) fn after_normal_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt>
     } = test
     {
         if let Some(e) = single_exit(body) {
-            if !orelse.is_empty() {
-                ways.push(((**operand).clone(), orelse.clone(), e, k + 1));
-            } else if rest.get(k + 1) == Some(&e) {
-                ways.push(((**operand).clone(), body.clone(), e, k + 2));
-            }
+            let kept = if orelse.is_empty() {
+                vec![e.clone()]
+            } else {
+                orelse.clone()
+            };
+            ways.push(((**operand).clone(), kept, e));
         }
     }
-    ways.into_iter().find_map(|(test, kept, exit, from)| {
+    let after = &rest[k + 1..];
+    ways.into_iter().find_map(|(test, kept, exit)| {
+        let kept_leaves = ends_leaving(&kept);
+        if !kept_leaves && after.first() != Some(&exit) {
+            return None;
+        }
         let mut turned = rest[..k].to_vec();
         turned.push(Stmt::If {
             test,
             body: kept,
             orelse: Vec::new(),
         });
-        turned.push(exit);
-        turned.extend_from_slice(&rest[from..]);
+        if kept_leaves {
+            turned.push(exit);
+        }
+        turned.extend_from_slice(after);
         except_exit::after_finally_copy(&turned, fin)
     })
+}
+
+/// `stmts` with every `if c: A  else: B` whose `A` always leaves written `if c: A` followed by
+/// `B` (the same code), in nested statements too.
+fn flat(stmts: &[Stmt]) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        let mut s = s.clone();
+        let mut after = Vec::new();
+        match &mut s {
+            Stmt::If { body, orelse, .. } => {
+                *body = flat(body);
+                *orelse = flat(orelse);
+                if ends_leaving(body) {
+                    after = std::mem::take(orelse);
+                }
+            }
+            Stmt::For { body, orelse, .. }
+            | Stmt::AsyncFor { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                *body = flat(body);
+                *orelse = flat(orelse);
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            }
+            | Stmt::TryStar {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                *body = flat(body);
+                *orelse = flat(orelse);
+                *finalbody = flat(finalbody);
+                for h in handlers.iter_mut() {
+                    h.body = flat(&h.body);
+                }
+            }
+            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => *body = flat(body),
+            _ => {}
+        }
+        out.push(s);
+        out.extend(after);
+    }
+    out
+}
+
+/// Is `copy` the code `fin` but for code after the statement that the compiler copied into
+/// the ends of except clauses (3.12+ copy a small exit block after a clause's POP_EXCEPT; the
+/// marker of that stays where what follows does not only leave) of the ways through its last
+/// statement (an `if`'s arms, a try statement's body, `else:` and clauses)? Each such copy must
+/// be the same: it is put in `found`. (`clause`: `copy` is the body of an except clause.)
+fn same_but_tails(copy: &[Stmt], fin: &[Stmt], found: &mut Option<Vec<Stmt>>) -> bool {
+    let is_marker =
+        |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == POP_EXCEPT);
+    if copy == fin {
+        return true;
+    }
+    let n = fin.len();
+    if copy.len() > n && copy[..n] == *fin {
+        let tail = &copy[n..];
+        let tail = match tail.first() {
+            Some(m) if is_marker(m) => &tail[1..],
+            _ => tail,
+        };
+        if tail.is_empty() || found.as_ref().is_some_and(|t| t[..] != *tail) {
+            return false;
+        }
+        *found = Some(tail.to_vec());
+        return true;
+    }
+    if copy.len() != n || n == 0 || copy[..n - 1] != fin[..n - 1] {
+        return false;
+    }
+    match (&copy[n - 1], &fin[n - 1]) {
+        (
+            Stmt::If {
+                test: t1,
+                body: b1,
+                orelse: o1,
+            },
+            Stmt::If {
+                test: t2,
+                body: b2,
+                orelse: o2,
+            },
+        ) => t1 == t2 && same_but_tails(b1, b2, found) && same_but_tails(o1, o2, found),
+        (
+            Stmt::Try {
+                body: b1,
+                handlers: h1,
+                orelse: o1,
+                finalbody: f1,
+            },
+            Stmt::Try {
+                body: b2,
+                handlers: h2,
+                orelse: o2,
+                finalbody: f2,
+            },
+        ) => {
+            f1.is_empty()
+                && f1 == f2
+                && h1.len() == h2.len()
+                && same_but_tails(b1, b2, found)
+                && same_but_tails(o1, o2, found)
+                && h1.iter().zip(h2).all(|(x, y)| {
+                    x.type_ == y.type_
+                        && x.name == y.name
+                        && same_but_tails(&x.body, &y.body, found)
+                })
+        }
+        _ => false,
+    }
+}
+
+impl Structurer<'_> {
+    /// [`after_normal_copy`], where the copy's last statement may also hold, at the ends of its
+    /// except clauses, the code after the statement (3.12+ copy it there): that code must be
+    /// where the statement goes on (`end`, structured once here to compare), and the normal
+    /// path's copy is the rest.
+    pub(super) fn normal_copy_tails(
+        &mut self,
+        rest: &[Stmt],
+        fin: &[Stmt],
+        end: Option<usize>,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Option<Vec<Stmt>> {
+        if rest.starts_with(fin) {
+            return Some(rest[fin.len()..].to_vec());
+        }
+        // (an `if` whose arm leaves, followed by code or with that code as its `else:`, is the
+        // same code: the copies may be laid out either way)
+        let (flat_rest, flat_fin) = (flat(rest), flat(fin));
+        // the code after the statement copied into the copy's ends: where that code is (the
+        // statement's end, which an enclosing try body may not cover), not inside the statement
+        if let Some(e) = end {
+            let mut tail = None;
+            if same_but_tails(&flat_rest, &flat_fin, &mut tail) {
+                if let Some(t) = tail {
+                    let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+                    let probe = self.region(e, None, base, lp).ok();
+                    (self.visits, self.emitted, self.work) = saved;
+                    if probe.is_some_and(|p| p.len() >= t.len() && p[..t.len()] == t[..]) {
+                        return Some(Vec::new());
+                    }
+                }
+            }
+        }
+        after_normal_copy(rest, fin).or_else(|| after_normal_copy(&flat_rest, &flat_fin))
+    }
 }

@@ -203,7 +203,10 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
             let n = fin.len();
             if i < n || stmts[i - n..i] != *fin {
                 // (the copies at the ends of the arms of an `if` that falls into the exit)
-                match finally_exits::distribute_exit(stmts, i, fin) {
+                // (or the copy followed by an enclosing statement's unwinding: marked)
+                let next = finally_exits::distribute_exit(stmts, i, fin)
+                    .or_else(|| finally_exits::mark_earlier_copy(stmts, i, fin));
+                match next {
                     Some(next) => {
                         i = next;
                         continue;
@@ -215,6 +218,8 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
             let m = except_exit::drop_marker_before(stmts, i - n, i);
             stmts.drain(i - n - m..i - m);
             i -= n + m;
+            // (a nested statement's copy marked before this one's)
+            i -= finally_exits::drop_unwind_mark(stmts, i);
         } else {
             let ok = match &mut stmts[i] {
                 Stmt::If { body, orelse, .. } => {

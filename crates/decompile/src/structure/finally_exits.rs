@@ -10,6 +10,11 @@ use super::{except_exit, LoopCtx, Structurer};
 use crate::ast::{Expr, Stmt};
 use crate::exprs::{Val, EXC, POP_EXCEPT};
 
+/// Where a nested try statement's copy of its finally body was, before a way out that goes on
+/// through the copies of enclosing statements (their finally bodies, `__exit__` calls): each
+/// enclosing statement takes its copy off, the last one the marker; one left over refuses.
+const UNWIND: &str = "\u{0}unwind";
+
 /// Does `s` never complete normally (control does not fall off its end)?
 fn leaves(s: &Stmt) -> bool {
     matches!(
@@ -472,4 +477,65 @@ impl Structurer<'_> {
         }
         after_normal_copy(rest, fin).or_else(|| after_normal_copy(&flat_rest, &flat_fin))
     }
+}
+
+fn is_unwind(s: &Stmt) -> bool {
+    matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == UNWIND)
+}
+
+/// `stmts[i]` is a way out of a try body without the copy of the finally body `fin` right
+/// before it: where the copy comes earlier, followed only by simple statements (the unwinding
+/// of enclosing statements the way out passes through: their copies, run after this one), the
+/// copy goes and the marker takes its place. Returns the index after the way out.
+pub(super) fn mark_earlier_copy(stmts: &mut Vec<Stmt>, i: usize, fin: &[Stmt]) -> Option<usize> {
+    let n = fin.len();
+    let simple = |s: &Stmt| {
+        !matches!(
+            s,
+            Stmt::If { .. }
+                | Stmt::For { .. }
+                | Stmt::AsyncFor { .. }
+                | Stmt::While { .. }
+                | Stmt::Try { .. }
+                | Stmt::TryStar { .. }
+                | Stmt::With { .. }
+                | Stmt::AsyncWith { .. }
+                | Stmt::Match { .. }
+                | Stmt::Return { .. }
+                | Stmt::Break
+                | Stmt::Continue
+                | Stmt::Raise { .. }
+                | Stmt::FunctionDef(_)
+                | Stmt::AsyncFunctionDef(_)
+                | Stmt::ClassDef(_)
+        ) && !is_unwind(s)
+    };
+    if n == 0 {
+        return None;
+    }
+    let mut j = i;
+    while j > n && simple(&stmts[j - 1]) {
+        j -= 1;
+        if stmts[j - n..j] == *fin {
+            stmts.splice(
+                j - n..j,
+                [Stmt::Expr {
+                    value: Expr::name(UNWIND),
+                }],
+            );
+            return Some(i - n + 2);
+        }
+    }
+    None
+}
+
+/// The marker of a nested statement's copy right before the way out at `stmts[i]`, after this
+/// statement's copy went: it goes too (with the POP_EXCEPT marker before it, where the way out
+/// only leaves). Returns how many statements went.
+pub(super) fn drop_unwind_mark(stmts: &mut Vec<Stmt>, i: usize) -> usize {
+    if i == 0 || !is_unwind(&stmts[i - 1]) {
+        return 0;
+    }
+    stmts.remove(i - 1);
+    1 + except_exit::drop_marker_before(stmts, i - 1, i - 1)
 }

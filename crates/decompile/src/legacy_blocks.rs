@@ -650,10 +650,14 @@ impl Structurer<'_> {
         let fin = self.region(h, None, base, lp);
         self.depth_offset -= 6;
         let mut fin = fin?;
-        if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+        // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
+        let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
+        if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
             return Err(self.err("a finally handler that does not re-raise"));
         }
-        fin.pop();
+        if !raises {
+            fin.pop();
+        }
         // the copy on the normal path lies between the body and the handler
         let (rest, end) = match after {
             Some(a) => {
@@ -674,6 +678,14 @@ impl Structurer<'_> {
         let tail = rest.get(fin.len()..).unwrap_or_default().to_vec();
         if !strip_finally_copies(&mut body, &fin) {
             return Err(self.err("an exit from a try body without the finally body's copy"));
+        }
+        // (a finally body that ends by raising ends the code where it is copied: a copy left
+        // before a way out would make that way out dead)
+        if raises {
+            super::finally_exits::drop_raising_tail_copies(&mut body, &fin);
+        }
+        if raises && super::except_exit::ends_with_copy(&body, &fin) {
+            return Err(self.err("a try body left through a finally body that raises"));
         }
         let fin = or_pass(fin);
         let mut tail = tail;

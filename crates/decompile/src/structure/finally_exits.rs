@@ -539,3 +539,22 @@ pub(super) fn drop_unwind_mark(stmts: &mut Vec<Stmt>, i: usize) -> usize {
     stmts.remove(i - 1);
     1 + except_exit::drop_marker_before(stmts, i - 1, i - 1)
 }
+
+/// ≤3.10: a finally body `fin` that ends by raising, copied at the end of the try body (a way out
+/// whose own code after the copy is dead, a `return` whose value the body computed): the copy
+/// goes where the body's end is the statement's (its end, the ends of a final `if`'s arms), as
+/// the body falling off its end runs the finally body the same way.
+pub(super) fn drop_raising_tail_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt]) {
+    let n = fin.len();
+    if n > 0 && stmts.ends_with(fin) {
+        stmts.truncate(stmts.len() - n);
+        return;
+    }
+    if let Some(Stmt::If { body, orelse, .. }) = stmts.last_mut() {
+        drop_raising_tail_copies(body, fin);
+        drop_raising_tail_copies(orelse, fin);
+        if body.is_empty() {
+            body.push(Stmt::Pass);
+        }
+    }
+}

@@ -186,6 +186,22 @@ pub(super) enum FinallyLeave {
     Through(usize),
 }
 
+/// ≤3.10: the markers of the exception a handler runs for (type, value, traceback), in stack
+/// order.
+pub(super) fn legacy_exc_markers() -> [Val; 3] {
+    use super::legacy_blocks::{EXC_TB, EXC_TYPE};
+    [
+        Val::Expr(Expr::name(EXC_TB)),
+        Val::Expr(Expr::name(EXC)),
+        Val::Expr(Expr::name(EXC_TYPE)),
+    ]
+}
+
+fn is_legacy_exc(a: &Val, b: &Val, c: &Val) -> bool {
+    let [x, y, z] = legacy_exc_markers();
+    *a == x && *b == y && *c == z
+}
+
 /// Is `v` the marker of the exception an exception handler runs for?
 fn is_exc(v: &Val) -> bool {
     matches!(v, Val::Expr(Expr::Name { id, .. }) if id == EXC)
@@ -202,16 +218,25 @@ impl Structurer<'_> {
         next: Option<usize>,
         lp: Option<&LoopCtx>,
     ) -> Option<FinallyLeave> {
-        if self.legacy.is_some() || left.len() >= base.len() || base[..left.len()] != *left {
+        if left.len() >= base.len() || base[..left.len()] != *left {
             return None;
         }
         let next = next?;
         let popped = &base[left.len()..];
+        // (≤3.10: the exception's three values, as one)
+        let legacy = self.legacy.is_some();
+        let popped: Vec<&Val> = match popped {
+            [rest @ .., a, b, c] if legacy && is_legacy_exc(a, b, c) => {
+                rest.iter().chain([b]).collect()
+            }
+            _ if legacy => return None,
+            _ => popped.iter().collect(),
+        };
         let header = lp.is_some_and(|c| {
             next == c.header || Some(next) == c.guard || self.jumps_straight_to(next, c.header)
         });
         let exit = lp.is_some_and(|c| Some(next) == c.exit);
-        match popped {
+        match popped.as_slice() {
             [e] if is_exc(e) => {
                 if exit && !matches!(left.last(), Some(Val::Iter(_))) {
                     Some(FinallyLeave::Break)
@@ -243,14 +268,25 @@ impl Structurer<'_> {
 /// In a `finally:` handler's body: the exception marker popped right before the handler's
 /// POP_EXCEPT where a `return` / `break` / `continue` leaves (in the body and its `if` arms) goes;
 /// the POP_EXCEPT marker stays for `except_exit::split_pop_except`, which takes it where only
-/// leaving code follows.
+/// leaving code follows (≤3.10: the exception's three markers and the POP_EXCEPT marker go where
+/// the way out follows them).
 pub(super) fn drop_leaving_exc(stmts: &mut Vec<Stmt>) {
     let is =
         |s: &Stmt, m: &str| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m);
+    use super::legacy_blocks::{EXC_TB, EXC_TYPE};
     let mut i = 0;
     while i < stmts.len() {
         if is(&stmts[i], EXC) && stmts.get(i + 1).is_some_and(|s| is(s, POP_EXCEPT)) {
             stmts.remove(i);
+            continue;
+        }
+        // (≤3.10: the exception's type, value and traceback, popped in that order)
+        let legacy = [EXC_TYPE, EXC, EXC_TB, POP_EXCEPT];
+        if stmts.len() >= i + 4
+            && stmts[i..i + 4].iter().zip(legacy).all(|(s, m)| is(s, m))
+            && stmts.get(i + 4).is_some_and(leaves)
+        {
+            stmts.drain(i..i + 4);
             continue;
         }
         if let Stmt::If { body, orelse, .. } = &mut stmts[i] {
@@ -268,8 +304,14 @@ pub(super) fn drop_leaving_exc(stmts: &mut Vec<Stmt>) {
 /// the copy's `if c: E2` followed by `E` (a `continue` or `break` in the finally body, at the
 /// end of a loop body).
 pub(super) fn after_normal_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt>> {
-    if let Some(after) = except_exit::after_finally_copy(rest, fin) {
-        return Some(after);
+    except_exit::after_finally_copy(rest, fin).or_else(|| turned_copy(rest, fin))
+}
+
+/// The code after the copy of `fin` at the start of `rest`, where the copy is `fin` itself or
+/// its final `if` turned round as [`after_normal_copy`] says.
+pub(super) fn turned_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt>> {
+    if rest.starts_with(fin) {
+        return Some(rest[fin.len()..].to_vec());
     }
     let k = fin.len().checked_sub(1)?;
     if rest.len() <= k || rest[..k] != fin[..k] {
@@ -319,7 +361,9 @@ pub(super) fn after_normal_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt>
             turned.push(exit);
         }
         turned.extend_from_slice(after);
-        except_exit::after_finally_copy(&turned, fin)
+        turned
+            .starts_with(fin)
+            .then(|| turned[fin.len()..].to_vec())
     })
 }
 

@@ -678,7 +678,8 @@ impl Structurer<'_> {
         }
         // the copy may run on into code after the statement (a return the compiler duplicated)
         let tail = match after {
-            Some(_) => super::finally_exits::turned_copy(&rest, &fin)
+            Some(_) => self
+                .normal_copy_tails(&rest, &fin, end, base, lp)
                 .ok_or_else(|| self.err("a finally block whose normal-path copy differs"))?,
             None => Vec::new(),
         };

@@ -139,6 +139,18 @@ fn take_last_exit(stmts: &mut Vec<Stmt>) -> Option<Stmt> {
     Some(exit)
 }
 
+/// Are `stmts` a way out that cannot raise: `break`, `continue`, `return` of a name or constant?
+fn only_leaves(stmts: &[Stmt]) -> bool {
+    matches!(
+        stmts,
+        [Stmt::Break]
+            | [Stmt::Continue]
+            | [Stmt::Return {
+                value: None | Some(Expr::Name { .. } | Expr::Constant { .. })
+            }]
+    )
+}
+
 /// Do `stmts` end with `return`, `break`, `continue` or `raise`?
 pub(super) fn ends_by_leaving(stmts: &[Stmt]) -> bool {
     stmts.last().is_some_and(leaves)
@@ -416,15 +428,25 @@ fn flat(stmts: &[Stmt]) -> Vec<Stmt> {
     out
 }
 
-/// Is `copy` the code `fin` but for code after the statement that the compiler copied into
-/// the ends of except clauses (3.12+ copy a small exit block after a clause's POP_EXCEPT; the
-/// marker of that stays where what follows does not only leave) of the ways through its last
-/// statement (an `if`'s arms, a try statement's body, `else:` and clauses)? Each such copy must
-/// be the same: it is put in `found`. (`clause`: `copy` is the body of an except clause.)
-fn same_but_tails(copy: &[Stmt], fin: &[Stmt], found: &mut Option<Vec<Stmt>>) -> bool {
+/// What [`same_but_tails`] found: the code copied into the ends (the same everywhere), and
+/// whether some way through the copy comes out of its end without it.
+#[derive(Default)]
+struct Tails {
+    found: Option<Vec<Stmt>>,
+    bare: bool,
+}
+
+/// Is `copy` the code `fin` but for code after the statement that the compiler copied into the
+/// ends of the ways through `fin`'s last statement (an `if`'s arms, a try statement's body,
+/// `else:` and clauses): 3.12+ copy a small exit block after a clause's POP_EXCEPT (its marker
+/// stays where what follows does not only leave) or into a jump to it, 3.10 into a try
+/// statement's `else:` and clauses? Each such copy must be the same.
+fn same_but_tails(copy: &[Stmt], fin: &[Stmt], t: &mut Tails) -> bool {
     let is_marker =
         |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == POP_EXCEPT);
     if copy == fin {
+        // (a way that comes out of the end without the copied code)
+        t.bare |= !ends_leaving(fin);
         return true;
     }
     let n = fin.len();
@@ -434,10 +456,10 @@ fn same_but_tails(copy: &[Stmt], fin: &[Stmt], found: &mut Option<Vec<Stmt>>) ->
             Some(m) if is_marker(m) => &tail[1..],
             _ => tail,
         };
-        if tail.is_empty() || found.as_ref().is_some_and(|t| t[..] != *tail) {
+        if tail.is_empty() || t.found.as_ref().is_some_and(|x| x[..] != *tail) {
             return false;
         }
-        *found = Some(tail.to_vec());
+        t.found = Some(tail.to_vec());
         return true;
     }
     if copy.len() != n || n == 0 || copy[..n - 1] != fin[..n - 1] {
@@ -455,7 +477,7 @@ fn same_but_tails(copy: &[Stmt], fin: &[Stmt], found: &mut Option<Vec<Stmt>>) ->
                 body: b2,
                 orelse: o2,
             },
-        ) => t1 == t2 && same_but_tails(b1, b2, found) && same_but_tails(o1, o2, found),
+        ) => t1 == t2 && same_but_tails(b1, b2, t) && same_but_tails(o1, o2, t),
         (
             Stmt::Try {
                 body: b1,
@@ -470,15 +492,18 @@ fn same_but_tails(copy: &[Stmt], fin: &[Stmt], found: &mut Option<Vec<Stmt>>) ->
                 finalbody: f2,
             },
         ) => {
+            // (the body's end is the statement's only without `else:`)
+            let body_same = match o2.is_empty() {
+                true => same_but_tails(b1, b2, t),
+                false => b1 == b2,
+            };
             f1.is_empty()
                 && f1 == f2
                 && h1.len() == h2.len()
-                && same_but_tails(b1, b2, found)
-                && same_but_tails(o1, o2, found)
+                && body_same
+                && same_but_tails(o1, o2, t)
                 && h1.iter().zip(h2).all(|(x, y)| {
-                    x.type_ == y.type_
-                        && x.name == y.name
-                        && same_but_tails(&x.body, &y.body, found)
+                    x.type_ == y.type_ && x.name == y.name && same_but_tails(&x.body, &y.body, t)
                 })
         }
         _ => false,
@@ -486,10 +511,11 @@ fn same_but_tails(copy: &[Stmt], fin: &[Stmt], found: &mut Option<Vec<Stmt>>) ->
 }
 
 impl Structurer<'_> {
-    /// [`after_normal_copy`], where the copy's last statement may also hold, at the ends of its
-    /// except clauses, the code after the statement (3.12+ copy it there): that code must be
-    /// where the statement goes on (`end`, structured once here to compare), and the normal
-    /// path's copy is the rest.
+    /// [`after_normal_copy`], where the copy may also hold, at the ends of the ways through its
+    /// last statement, the code after the statement (3.10, 3.12+ copy it there): that code must
+    /// be where the statement goes on (`end`, structured once here to compare), or, where the
+    /// statement's region ends there (`end` is `None`), be on every way out of the copy's end or
+    /// leave, then it follows the statement. The normal path's copy is the rest.
     pub(super) fn normal_copy_tails(
         &mut self,
         rest: &[Stmt],
@@ -506,18 +532,33 @@ impl Structurer<'_> {
         let (flat_rest, flat_fin) = (flat(rest), flat(fin));
         // the code after the statement copied into the copy's ends: where that code is (the
         // statement's end, which an enclosing try body may not cover), not inside the statement
-        if let Some(e) = end {
-            let mut tail = None;
-            if same_but_tails(&flat_rest, &flat_fin, &mut tail) {
-                if let Some(t) = tail {
-                    let saved = (self.visits.clone(), self.emitted.clone(), self.work);
-                    let probe = self.region(e, None, base, lp).ok();
-                    (self.visits, self.emitted, self.work) = saved;
-                    if probe.is_some_and(|p| p.len() >= t.len() && p[..t.len()] == t[..]) {
-                        return Some(Vec::new());
+        let mut t = Tails::default();
+        if same_but_tails(&flat_rest, &flat_fin, &mut t) {
+            if let Some(tail) = t.found {
+                match end {
+                    Some(e) => {
+                        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+                        let probe = self.region(e, None, base, lp).ok();
+                        (self.visits, self.emitted, self.work) = saved;
+                        if probe
+                            .is_some_and(|p| p.len() >= tail.len() && p[..tail.len()] == tail[..])
+                        {
+                            return Some(Vec::new());
+                        }
                     }
+                    // (a way out of the copy's end without it goes on to the code after the
+                    // statement as well, that code not copied there: one place either way)
+                    // (placed after the statement, inside an enclosing try body where the
+                    // statement is in one: only code that cannot raise)
+                    None if (!t.bare || ends_by_leaving(&tail)) && only_leaves(&tail) => {
+                        return Some(tail)
+                    }
+                    None => {}
                 }
             }
+        }
+        if self.legacy.is_some() {
+            return turned_copy(rest, fin).or_else(|| turned_copy(&flat_rest, &flat_fin));
         }
         after_normal_copy(rest, fin).or_else(|| after_normal_copy(&flat_rest, &flat_fin))
     }
@@ -553,6 +594,7 @@ pub(super) fn mark_earlier_copy(stmts: &mut Vec<Stmt>, i: usize, fin: &[Stmt]) -
                 | Stmt::AsyncFunctionDef(_)
                 | Stmt::ClassDef(_)
         ) && !is_unwind(s)
+            && !is_temp_store(s)
     };
     if n == 0 {
         return None;
@@ -571,6 +613,17 @@ pub(super) fn mark_earlier_copy(stmts: &mut Vec<Stmt>, i: usize, fin: &[Stmt]) -
         }
     }
     None
+}
+
+/// A store into a spill-mode temporary (`_tmpN = ...`): a value the body computed, which no
+/// unwinding code stores.
+fn is_temp_store(s: &Stmt) -> bool {
+    let Stmt::Assign { targets, .. } = s else {
+        return false;
+    };
+    targets.iter().any(|t| {
+        matches!(t, Expr::Name { id, .. } if id.strip_prefix("_tmp").is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())))
+    })
 }
 
 /// The marker of a nested statement's copy right before the way out at `stmts[i]`, after this

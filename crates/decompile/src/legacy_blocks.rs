@@ -22,8 +22,8 @@ use crate::input::CodeInput;
 use framejit_bytecode::Item;
 
 /// Markers for the exception's type and traceback, which a handler entry pushes around the value.
-const EXC_TYPE: &str = "\u{0}exception-type";
-const EXC_TB: &str = "\u{0}exception-traceback";
+pub(super) const EXC_TYPE: &str = "\u{0}exception-type";
+pub(super) const EXC_TB: &str = "\u{0}exception-traceback";
 
 /// An entry of the block stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -657,14 +657,23 @@ impl Structurer<'_> {
             return Ok((out, end));
         }
         // finally: the handler runs the body and re-raises
-        self.depth_offset += 6;
-        let fin = self.region(h, None, base, lp);
-        self.depth_offset -= 6;
+        // (the raised exception's three values are markers on the stack under the body, which a
+        // `return` / `break` / `continue` in it pops before its POP_EXCEPT)
+        let mut fin_base = base.to_vec();
+        fin_base.extend(super::finally_exits::legacy_exc_markers());
+        self.depth_offset += 3;
+        let fin = self.region(h, None, &fin_base, lp);
+        self.depth_offset -= 3;
         let mut fin = fin?;
-        if !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+        super::finally_exits::drop_leaving_exc(&mut fin);
+        // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
+        let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
+        if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
             return Err(self.err("a finally handler that does not re-raise"));
         }
-        fin.pop();
+        if !raises {
+            fin.pop();
+        }
         // the copy on the normal path lies between the body and the handler
         let (rest, end) = match after {
             Some(a) => {
@@ -678,13 +687,25 @@ impl Structurer<'_> {
         if rest.first().is_some_and(|s| is_marker(s, POP_EXCEPT)) && is_unbind_any(&fin) {
             rest.remove(0);
         }
-        if after.is_some() && (rest.len() < fin.len() || rest[..fin.len()] != fin[..]) {
-            return Err(self.err("a finally block whose normal-path copy differs"));
-        }
         // the copy may run on into code after the statement (a return the compiler duplicated)
-        let tail = rest.get(fin.len()..).unwrap_or_default().to_vec();
+        let tail = match after {
+            Some(_) => self
+                .normal_copy_tails(&rest, &fin, end, base, lp)
+                .ok_or_else(|| self.err("a finally block whose normal-path copy differs"))?,
+            None => Vec::new(),
+        };
+        // (that code leaves: nothing after it is the statement's)
+        let end = end.filter(|_| !super::finally_exits::ends_by_leaving(&tail));
         if !strip_finally_copies(&mut body, &fin) {
             return Err(self.err("an exit from a try body without the finally body's copy"));
+        }
+        // (a finally body that ends by raising ends the code where it is copied: a copy left
+        // before a way out would make that way out dead)
+        if raises {
+            super::finally_exits::drop_raising_tail_copies(&mut body, &fin);
+        }
+        if raises && super::except_exit::ends_with_copy(&body, &fin) {
+            return Err(self.err("a try body left through a finally body that raises"));
         }
         let fin = or_pass(fin);
         let mut tail = tail;
@@ -750,7 +771,8 @@ impl Structurer<'_> {
         let mut out: Option<usize> = None;
         while let Some(x) = todo.pop() {
             if !(a..h).contains(&x) {
-                if out.is_some_and(|o| o != x) {
+                // (a jump to a jump: the same place, as a `continue`'s copy and the loop's own)
+                if out.is_some_and(|o| self.resolve_jumps(o) != self.resolve_jumps(x)) {
                     return Err(self.err("a finally copy that leaves to several places"));
                 }
                 out = Some(x);

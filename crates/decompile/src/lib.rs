@@ -245,7 +245,8 @@ fn fold_annotations_here(body: &mut Vec<ast::Stmt>, future: bool) {
 }
 
 /// Module code has no `return`: an `if` at the top level whose arm ends the module with the
-/// compiler's `return None` while statements follow is `if T: A else: REST`.
+/// compiler's `return None` while statements follow is `if T: A else: REST` (and so inside
+/// that arm).
 fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     use ast::{Constant, Expr, Stmt};
     let ends = |b: &[Stmt]| {
@@ -281,6 +282,8 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
         while then.last().is_some_and(is_class_epilogue) {
             then.pop();
         }
+        // (what ends the arm ends the module: the same inside it)
+        fold_module_returns(then);
         if then.is_empty() {
             then.push(Stmt::Pass);
         }

@@ -15,11 +15,13 @@ mod coroutine;
 mod dup_tail;
 mod except_exit;
 mod except_star;
+mod finally_exits;
 mod inline_comp;
 mod legacy_async;
 mod legacy_layout;
 mod loop_else;
 mod loop_exits;
+mod nop_header;
 mod shared_tail;
 mod try_else;
 mod while_fold;
@@ -230,12 +232,24 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
         if is_exit(&stmts[i]) {
             let n = fin.len();
             if i < n || stmts[i - n..i] != *fin {
-                return false;
+                // (the copies at the ends of the arms of an `if` that falls into the exit)
+                // (or the copy followed by an enclosing statement's unwinding: marked)
+                let next = finally_exits::distribute_exit(stmts, i, fin)
+                    .or_else(|| finally_exits::mark_earlier_copy(stmts, i, fin));
+                match next {
+                    Some(next) => {
+                        i = next;
+                        continue;
+                    }
+                    None => return false,
+                }
             }
             // (3.11+: a copy after an except clause's POP_EXCEPT, marked there)
             let m = except_exit::drop_marker_before(stmts, i - n, i);
             stmts.drain(i - n - m..i - m);
             i -= n + m;
+            // (a nested statement's copy marked before this one's)
+            i -= finally_exits::drop_unwind_mark(stmts, i);
         } else {
             let ok = match &mut stmts[i] {
                 Stmt::If { body, orelse, .. } => {
@@ -504,6 +518,9 @@ impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         let mut cfg = Cfg::build(&code.bytecode);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
+        if legacy.is_none() {
+            nop_header::merge_nop_headers(code, &mut cfg);
+        }
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
         let ipdom = coroutine::post_dominators(code, &cfg);
@@ -1302,7 +1319,7 @@ impl<'a> Structurer<'a> {
                     return Err(self.err("a block would come out twice"));
                 }
                 let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..k], stack)?;
-                if left.len() != base.len() {
+                if left.len() != base.len() && !self.finally_exc_popped(&left, base) {
                     return Err(self.err("a break that leaves values on the stack"));
                 }
                 out.extend(stmts);
@@ -1355,6 +1372,19 @@ impl<'a> Structurer<'a> {
                             }
                             None => break,
                         }
+                    }
+                    // (3.11+ `return` / `break` / `continue` inside a `finally:` handler)
+                    if let Some(leave) = self.finally_leave(&left, base, next, lp) {
+                        match leave {
+                            finally_exits::FinallyLeave::Break => out.push(Stmt::Break),
+                            finally_exits::FinallyLeave::Continue => out.push(Stmt::Continue),
+                            finally_exits::FinallyLeave::Through(n) => {
+                                whole = Some(left);
+                                b = n;
+                                continue;
+                            }
+                        }
+                        break;
                     }
                     // `break` out of a for loop pops the loop's iterator on its way out
                     let breaks_for = left.len() + 1 == base.len()
@@ -2264,6 +2294,9 @@ impl<'a> Structurer<'a> {
         self.depth_offset -= 1;
         self.active.pop();
         let (mut handlers, finalbody, tails, exit_copies) = handlers?;
+        // (a finally statement whose body went on into the code after it: that code leaves, as
+        // the body's ways out through their copies do, and is the body's)
+        let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
         self.emitted[cleanup] = true;
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, mut end) = match after {
@@ -2318,15 +2351,28 @@ impl<'a> Structurer<'a> {
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                let Some(next) = except_exit::after_finally_copy(&rest, &finalbody) else {
+                let next = self.normal_copy_tails(&rest, &finalbody, end, base, lp);
+                let Some(next) = next else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
                 };
                 after_try.splice(0..0, next);
+                // (that code leaves: nothing after it is the statement's)
+                if finally_exits::ends_by_leaving(&after_try) {
+                    end = None;
+                }
             }
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
-            if !strip_finally_copies(&mut body, &finalbody) {
+            // (a way out that the normal path's copy and others fall into: after the statement)
+            let mut stripped = false;
+            if no_normal_path && after_try.is_empty() && end.is_none() {
+                if let Some(exit) = finally_exits::normal_path_exit(&mut body, &finalbody) {
+                    after_try.push(exit);
+                    stripped = true;
+                }
+            }
+            if !stripped && !strip_finally_copies(&mut body, &finalbody) {
                 return Err(self.err("an exit from a try body without the finally body's copy"));
             }
             // a finally body that ends by raising: its copies before the body's ways out end the
@@ -2412,6 +2458,7 @@ impl<'a> Structurer<'a> {
             let mut fin_base = base.to_vec();
             fin_base.extend(exc());
             let mut fin = self.region(h, Some(cleanup), &fin_base, lp)?;
+            finally_exits::drop_leaving_exc(&mut fin);
             // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
             let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
             if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {

@@ -385,42 +385,14 @@ fn flat(stmts: &[Stmt]) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(stmts.len());
     for s in stmts {
         let mut s = s.clone();
+        for b in s.bodies_mut() {
+            *b = flat(b);
+        }
         let mut after = Vec::new();
-        match &mut s {
-            Stmt::If { body, orelse, .. } => {
-                *body = flat(body);
-                *orelse = flat(orelse);
-                if ends_leaving(body) {
-                    after = std::mem::take(orelse);
-                }
+        if let Stmt::If { body, orelse, .. } = &mut s {
+            if ends_leaving(body) {
+                after = std::mem::take(orelse);
             }
-            Stmt::For { body, orelse, .. }
-            | Stmt::AsyncFor { body, orelse, .. }
-            | Stmt::While { body, orelse, .. } => {
-                *body = flat(body);
-                *orelse = flat(orelse);
-            }
-            Stmt::Try {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            }
-            | Stmt::TryStar {
-                body,
-                handlers,
-                orelse,
-                finalbody,
-            } => {
-                *body = flat(body);
-                *orelse = flat(orelse);
-                *finalbody = flat(finalbody);
-                for h in handlers.iter_mut() {
-                    h.body = flat(&h.body);
-                }
-            }
-            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => *body = flat(body),
-            _ => {}
         }
         out.push(s);
         out.extend(after);

@@ -2389,6 +2389,25 @@ impl<'a> Structurer<'a> {
                 finalbody,
             }
         } else {
+            // (3.14: where no clause comes out, the code after the body reads the same as the
+            // statement's `else:` or as the code after it, but 3.14 borrows the locals an `else:`
+            // loads and not those of the code after: the latter, as such code is usually written)
+            // (functions only: a module's or class body's code ends with the `return None` the
+            // printer drops only at the top level or in an `else:`)
+            let function = self.code.flags & 0x1 != 0;
+            let rest = if self.code.version >= framejit_bytecode::PyVersion::V3_14
+                && function
+                && !star
+                && !handlers.is_empty()
+                && handlers
+                    .iter()
+                    .all(|h| finally_exits::ends_by_leaving(&h.body))
+            {
+                after_try.splice(0..0, rest);
+                Vec::new()
+            } else {
+                rest
+            };
             Stmt::Try {
                 body: or_pass(body),
                 handlers,

@@ -1667,7 +1667,22 @@ impl<'a> Sim<'a> {
                             || spill::cell_name(e).is_some();
                         if !same_each_time {
                             self.impure_copies.push(e.clone());
-                        } else if n == 1 && times == 1 {
+                        } else if n == 1
+                            && times == 1
+                            && self.next_op.is_some_and(|o| {
+                                // (a store next, or the load of the object a store goes into)
+                                o.starts_with("STORE_")
+                                    || matches!(
+                                        o,
+                                        "LOAD_FAST"
+                                            | "LOAD_FAST_BORROW"
+                                            | "LOAD_FAST_CHECK"
+                                            | "LOAD_NAME"
+                                            | "LOAD_GLOBAL"
+                                            | "LOAD_DEREF"
+                                    )
+                            })
+                        {
                             self.pure_copies.push(e.clone());
                         }
                     } else if !matches!(v, Val::Null) {

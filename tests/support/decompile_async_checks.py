@@ -296,30 +296,31 @@ def run(fn, args):
     return [repr(result), repr(args)]
 
 
-def main() -> None:
-    module = types.ModuleType("async_cases")
-    code = compile(SOURCE, "<async_cases>", "exec")
-    exec(code, module.__dict__)
-    report = {}
-    for name, arg_sets in CASES.items():
-        fn = getattr(module, name)
-        entry = {"decompiled": False}
-        report[name] = entry
+def report(source: str, name: str, cases: dict) -> dict:
+    """Each function of `cases` in `source` (compiled as module `name`): decompiled, compiled again,
+    run against the original on its argument sets, instruction sequences compared."""
+    module = types.ModuleType(name)
+    exec(compile(source, f"<{name}>", "exec"), module.__dict__)
+    out = {}
+    for fname, arg_sets in cases.items():
+        fn = getattr(module, fname)
+        entry: dict = {"decompiled": False}
+        out[fname] = entry
         try:
-            source, constants = decompile_with_constants(fn)
+            src, constants = decompile_with_constants(fn)
         except DecompileError as e:
             entry["refused"] = str(e)
             continue
         entry["decompiled"] = True
-        entry["source"] = source
+        entry["source"] = src
         namespace = dict(module.__dict__)
         namespace.update(constants)
         try:
-            exec(compile(source, "<decompiled>", "exec"), namespace)
+            exec(compile(src, "<decompiled>", "exec"), namespace)
         except SyntaxError as e:
             entry["syntax_error"] = str(e)
             continue
-        again = namespace[name]
+        again = namespace[fname]
         entry["same_behaviour"] = True
         for args in arg_sets:
             a, b = run(fn, args), run(again, args)
@@ -327,10 +328,13 @@ def main() -> None:
                 entry["same_behaviour"] = False
                 entry["difference"] = [repr(args), a, b]
                 break
-        re = recompiled(fn.__code__, source)
+        re = recompiled(fn.__code__, src)
         entry["same_instructions"] = re is not None and normalized(re) == normalized(fn.__code__)
-    print(json.dumps(report, indent=1))
+    return out
 
+
+def main() -> None:
+    print(json.dumps(report(SOURCE, "async_cases", CASES), indent=1))
 
 if __name__ == "__main__":
     main()

@@ -9,14 +9,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from decompile_async_checks import run  # noqa: E402
-from decompile_sweep import normalized, recompiled  # noqa: E402
-from framejit import DecompileError  # noqa: E402
-from framejit.decompiler import decompile_with_constants  # noqa: E402
+from decompile_async_checks import report  # noqa: E402
 
 SOURCE = '''
 class Box:
@@ -267,39 +263,7 @@ CASES = {
 
 
 def main() -> None:
-    module = types.ModuleType("async_legacy_cases")
-    exec(compile(SOURCE, "<async_legacy_cases>", "exec"), module.__dict__)
-    report = {}
-    for name, arg_sets in CASES.items():
-        fn = getattr(module, name)
-        entry: dict = {"decompiled": False}
-        report[name] = entry
-        try:
-            source, constants = decompile_with_constants(fn)
-        except DecompileError as e:
-            entry["refused"] = str(e)
-            continue
-        entry["decompiled"] = True
-        entry["source"] = source
-        namespace = dict(module.__dict__)
-        namespace.update(constants)
-        try:
-            exec(compile(source, "<decompiled>", "exec"), namespace)
-        except SyntaxError as e:
-            entry["syntax_error"] = str(e)
-            continue
-        again = namespace[name]
-        entry["same_behaviour"] = True
-        for args in arg_sets:
-            a, b = run(fn, args), run(again, args)
-            if a != b:
-                entry["same_behaviour"] = False
-                entry["difference"] = [repr(args), a, b]
-                break
-        re = recompiled(fn.__code__, source)
-        entry["same_instructions"] = re is not None and normalized(re) == normalized(fn.__code__)
-    print(json.dumps(report, indent=1))
-
+    print(json.dumps(report(SOURCE, "async_legacy_cases", CASES), indent=1))
 
 if __name__ == "__main__":
     main()

@@ -378,12 +378,17 @@ impl Structurer<'_> {
         if self.code.version < framejit_bytecode::PyVersion::V3_12 || fall + 1 != taken {
             return false;
         }
-        let ins = self.instrs(fall);
+        self.is_latch(fall, ctx)
+    }
+
+    /// Is block `b` only the jump back to the header of loop `ctx` (markers aside)?
+    fn is_latch(&self, b: usize, ctx: &LoopCtx) -> bool {
+        let ins = self.instrs(b);
         let mut real = ins
             .iter()
             .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
         matches!((real.next(), real.next()), (Some(i), None) if i.op.name == "JUMP_BACKWARD")
-            && self.succ(fall, EdgeKind::Jump) == Some(ctx.header)
+            && self.succ(b, EdgeKind::Jump) == Some(ctx.header)
     }
 
     /// 3.10-3.13 (`while c:` as a guard and a bottom test): does the branch ending block `b` jump
@@ -416,14 +421,6 @@ impl Structurer<'_> {
         if self.code.version < framejit_bytecode::PyVersion::V3_12 {
             return false;
         }
-        let latch = |b: usize| {
-            let ins = self.instrs(b);
-            let mut real = ins
-                .iter()
-                .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
-            matches!((real.next(), real.next()), (Some(i), None) if i.op.name == "JUMP_BACKWARD")
-                && self.succ(b, EdgeKind::Jump) == Some(ctx.header)
-        };
-        latch(x) && latch(y)
+        self.is_latch(x, ctx) && self.is_latch(y, ctx)
     }
 }

@@ -93,9 +93,19 @@ def normalized(code: types.CodeType) -> list:
         elif isinstance(i.argval, types.CodeType):
             arg = ("code", i.argval.co_name)
         else:
-            arg = (type(i.argval).__name__, repr(i.argval))
+            arg = (type(i.argval).__name__, const_key(i.argval))
         out.append((i.opname, arg))
     return out
+
+
+def const_key(value) -> str:
+    """A constant's repr, by which equal constants compare equal: a frozenset's items sorted (the
+    same set built in another order can iterate, and so print, in another order)."""
+    if isinstance(value, frozenset):
+        return "frozenset({" + ", ".join(sorted(const_key(v) for v in value)) + "})"
+    if isinstance(value, tuple):
+        return "(" + "".join(const_key(v) + ", " for v in value) + ")"
+    return repr(value)
 
 
 def recompiled(code: types.CodeType, source: str):

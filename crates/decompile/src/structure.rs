@@ -1713,6 +1713,20 @@ impl<'a> Structurer<'a> {
                 orelse,
             });
             out.extend(tail);
+        } else if jump_if
+            && matches!(then.as_slice(), [Stmt::Continue])
+            && !orelse.is_empty()
+            && self.falls_to_latch(fall, taken, lp)
+            && lp.is_some_and(|c| merge == Some(c.header))
+        {
+            // (3.12+: `if c: B` ending a loop body jumps to B when c holds, over a copy of the
+            // jump back: that copy is the end of the body, not a `continue` under `not c`; the
+            // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense)
+            out.push(Stmt::If {
+                test: negate(test),
+                body: orelse,
+                orelse: Vec::new(),
+            });
         } else if then.is_empty() && !orelse.is_empty() || !fall_first {
             // `if not (a and b): x` reads better than `if a and b: pass else: x`
             out.push(Stmt::If {

@@ -3,7 +3,8 @@
 (3.12+), `break` into a copy of the code after a loop, a `for ... else:` whose code after the
 statement exists only in the copy a `break` runs, a returned conditional expression whose return
 each arm copies, an `if` ending a loop body (3.12+ jump over the jump back), `while c:` tested at
-the top (3.14) or as a guard and a bottom test (3.10-3.13), a lambda's conditional expression.
+the top (3.14) or as a guard and a bottom test (3.10-3.13), a lambda's conditional expression,
+an `if k in d:` ending a loop body, a `return` out of a `for` inside an `if` (3.12+).
 Before 2026-11-21 these decompiled to equivalent code of another layout (a `return` inside the
 clause and an `else: return`, `if x in o: continue` for `if x not in o: return`, `while True: if
 c:`...) or were refused. Each runs original against decompiled-and-recompiled on every input, and
@@ -23,7 +24,7 @@ KNOWN = {
     9: {"try_return_in_clause", "while_break", "while_break_middle", "while_else_return",
         "lambda_nested_ifexp"},
     10: {"try_two_clauses", "try_return_in_clause", "try_returns_clause_goes_on", "break_then_return", "for_else_break_copy",
-         "break_from_clause", "while_else_return"},
+         "break_from_clause", "while_else_return", "break_or_continue_ends_loop"},
     # a while ... else whose break runs a copy of the code after the statement (not followed yet)
     12: {"while_else_return"},
     13: {"while_else_return"},

@@ -177,7 +177,48 @@ def lambda_nested_ifexp(x):
     return f(x)
 
 
+
+def if_in_ends_loop(d, keys):
+    # 3.12+: `if k in d: B` ending a loop body tests `in` and jumps to B over a copy of the
+    # jump back (read before as `if k not in d: pass else: B`, which recompiles to `not in`)
+    out = []
+    for k in keys:
+        if k in d:
+            out.append(d[k])
+    return out
+
+
+def if_is_none_ends_loop(xs):
+    n = 0
+    for x in xs:
+        if x is None:
+            n += 1
+    return n
+
+
+def return_in_for_in_if(xs):
+    # 3.12+: the `return True` pops the iterator first, and the code after the loop is also where
+    # the outer `if` goes on: not a `for ... else:` whose `break` runs a copy of it
+    if xs:
+        for x in xs:
+            if x:
+                return True
+    return False
+
+
+def break_or_continue_ends_loop(xs):
+    for i, x in enumerate(xs):
+        if x != " ":
+            break
+    else:
+        i = -1
+    return i
+
 CASES = {
+    "if_in_ends_loop": [({1: "a", 2: "b"}, [1, 3, 2]), ({}, [1]), ({1: 1}, [])],
+    "if_is_none_ends_loop": [([None, 1, None],), ([],), ([0, 0],)],
+    "return_in_for_in_if": [([],), ([0, 0],), ([0, 3],), ("ab",)],
+    "break_or_continue_ends_loop": [("  x",), ("",), ("   ",), ("y",)],
     "try_then_return": [(lambda: 1,), (lambda: 1 // 0,)],
     "try_two_clauses": [(lambda: 2,), (lambda: 1 // 0,), (lambda: int("x"),)],
     "try_return_in_clause": [(lambda: 3,), (lambda: 1 // 0,)],

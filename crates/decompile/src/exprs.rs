@@ -18,7 +18,7 @@ mod py38;
 mod spill;
 mod tstrings;
 mod type_params;
-pub use annotations::fold as fold_annotations_314;
+pub use annotations::{drop_conditional_set, first_statement, fold as fold_annotations_314};
 pub(crate) use spill::cell_name;
 
 pub mod awaits;

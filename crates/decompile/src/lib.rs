@@ -32,6 +32,10 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     drop_tail_return(&mut body);
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
+        exprs::drop_conditional_set(&code.cellvars, &mut body);
+        if code.name == "<module>" {
+            module_docstring(&mut body);
+        }
         if sets_up_annotations(code) {
             fold_annotations(
                 &mut body,
@@ -162,6 +166,28 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
         body,
         orelse: Vec::new(),
     }]
+}
+
+/// A module's docstring compiles to `__doc__ = '...'` as its first statement: written back as the
+/// docstring (which a `from __future__` import may follow, as it may not follow an assignment).
+fn module_docstring(body: &mut [ast::Stmt]) {
+    use ast::{Constant, Expr, Stmt};
+    let at = exprs::first_statement(body);
+    let Some(s) = body.get_mut(at) else { return };
+    let doc = match s {
+        Stmt::Assign {
+            targets,
+            value:
+                value @ Expr::Constant {
+                    value: Constant::Str(_),
+                    ..
+                },
+        } if matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == "__doc__") => {
+            value.clone()
+        }
+        _ => return,
+    };
+    *s = Stmt::Expr { value: doc };
 }
 
 /// `assert T, msg` back from its test and raise, at every depth (`assert_fold.rs`).
@@ -546,6 +572,7 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         out.push(s);
     }
     // 3.14 annotations (after a docstring)
+    exprs::drop_conditional_set(&code.cellvars, &mut out);
     exprs::fold_annotations_314(&mut out)
         .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
     if out.is_empty() {

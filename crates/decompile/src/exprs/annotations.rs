@@ -271,6 +271,40 @@ fn labels_between(
         .any(|(ls, _)| !ls.is_empty())
 }
 
+/// The compiler's creation of the set of conditional annotations reached, `__conditional_annotations__
+/// = set()`, first in a module or class body that has conditional annotations (the set is then one of
+/// its cells; under `from __future__ import annotations` too, where nothing uses it): taken off,
+/// compiling the annotations makes it again.
+pub fn drop_conditional_set(cellvars: &[String], body: &mut Vec<Stmt>) {
+    let creation = |s: &Stmt| {
+        matches!(s, Stmt::Assign { targets, value: Expr::Set { elts } }
+        if elts.is_empty() && matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == SET))
+    };
+    // (after the marker of the stored `__annotate__`, and a class's docstring)
+    let at = body.iter().position(|s| {
+        !is_annotations_marker(s)
+            && !matches!(
+                s,
+                Stmt::Expr {
+                    value: Expr::Constant {
+                        value: Constant::Str(_),
+                        ..
+                    }
+                }
+            )
+    });
+    if let Some(k) = at.filter(|&k| cellvars.iter().any(|c| c == SET) && creation(&body[k])) {
+        body.remove(k);
+    }
+}
+
+/// Where a module's statements start: after the marker of its stored `__annotate__` (3.14).
+pub fn first_statement(body: &[Stmt]) -> usize {
+    body.iter()
+        .position(|s| !is_annotations_marker(s))
+        .unwrap_or(body.len())
+}
+
 /// Put the annotations of a module or class body back (see the module's documentation); none goes
 /// before the leading declarations and docstring. Without the marker of the stored `__annotate__`,
 /// the body is left as it is.
@@ -311,13 +345,6 @@ pub fn fold(body: &mut Vec<Stmt>) -> Result<(), String> {
             annotation,
             index,
         });
-    }
-    // the set's creation, `__conditional_annotations__ = set()`
-    if let Some(k) = body.iter().position(|s| {
-        matches!(s, Stmt::Assign { targets, value: Expr::Set { elts } }
-        if elts.is_empty() && matches!(targets.as_slice(), [Expr::Name { id, .. }] if id == SET))
-    }) {
-        body.remove(k);
     }
     let decls = body
         .iter()

@@ -126,6 +126,11 @@ impl Structurer<'_> {
         if !leaves(else_part) {
             return None;
         }
+        // (and is reached only through the loop's exit: code other statements also go on to,
+        // such as an enclosing `if`'s, is the code after the loop, where the `for` ends)
+        if else_part != exit && self.cfg.blocks[else_part].preds.iter().any(|&p| p != exit) {
+            return None;
+        }
         let body = &self.loop_at(header)?.body;
         let mut found: Option<(usize, usize)> = None;
         for &x in body {

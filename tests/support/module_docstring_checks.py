@@ -1,0 +1,62 @@
+"""Module docstrings and the 3.14 set of conditional annotations, run under one interpreter (see
+tests/test_decompile_module_docstring.py): each module source is compiled, decompiled, compiled
+again; prints JSON {case: {"source": ..., "same_code": bool, "doc": [original, again]}}."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+from decompile_sweep import normalized
+from framejit import decompile
+
+CASES = {
+    # a docstring compiles to `__doc__ = '...'`: written back as a docstring, a `from __future__`
+    # import may follow it
+    "doc_then_future": '"""The module."""\nfrom __future__ import annotations\nx: int = 1\n',
+    "doc_only": '"""Just this."""\n',
+    # an assignment to __doc__ that is not first stays one
+    "doc_assigned_later": 'x = 1\n__doc__ = "late"\n',
+}
+if sys.version_info >= (3, 14):
+    # annotations inside compound statements make the body create __conditional_annotations__
+    # first (under `from __future__ import annotations` too): the compiler's, not the source's
+    CASES["conditional_future"] = (
+        '"""Doc."""\nfrom __future__ import annotations\nimport sys\nif sys:\n    X: int = 3\n'
+        'Y: str = "a"\nclass C:\n    if sys:\n        a: int = 1\n    b: int\n'
+    )
+    CASES["conditional_lazy"] = (
+        'import sys\nif sys:\n    X: int = 3\nY: str = "a"\n'
+        'class D:\n    "Doc D."\n    if sys:\n        a: int = 1\n'
+    )
+
+
+def codes(code: types.CodeType) -> list:
+    out = [normalized(code)]
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            out.extend(codes(c))
+    return out
+
+
+def main() -> None:
+    report = {}
+    for name, src in CASES.items():
+        original = compile(src, name, "exec", dont_inherit=True)
+        text = decompile(original)
+        again = compile(text, name, "exec", dont_inherit=True)
+        ns1: dict = {}
+        ns2: dict = {}
+        exec(original, ns1)
+        exec(again, ns2)
+        report[name] = {
+            "source": text,
+            "same_code": codes(original) == codes(again),
+            "doc": [ns1.get("__doc__"), ns2.get("__doc__")],
+        }
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

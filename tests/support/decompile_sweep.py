@@ -38,6 +38,7 @@ IGNORED = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG"}
 
 # 3.13+ fuse two local loads/stores into one instruction only where both are on the same line
 # (flowgraph.c, make_super_instruction): a line-number fact, so compared as the two instructions
+# (and 3.14's borrowing of the load after a store, which only an unfused load gets: see normalized)
 SUPER = {
     "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
     "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
@@ -74,6 +75,11 @@ def normalized(code: types.CodeType) -> list:
     index = {i.offset: k for k, i in enumerate(instrs) if i.offset >= 0}
     out = []
     for k, i in enumerate(instrs):
+        if i.opname == "LOAD_FAST_BORROW" and k > 0 and instrs[k - 1].opname == "STORE_FAST":
+            # 3.14 borrows a load after a store only where the two are not fused (STORE_FAST_LOAD_FAST
+            # has no borrowing form), that is where they are on different lines: a line-number fact
+            out.append(("LOAD_FAST", (type(i.argval).__name__, const_key(i.argval))))
+            continue
         if i.opname in ("LOAD_CONST", "LOAD_SMALL_INT") and k + 1 < len(instrs) and instrs[k + 1].argval == "__firstlineno__":
             # 3.13+ class bodies store the class's first line: a line number, which is ignored
             out.append(("LOAD_CONST", ("line",)))

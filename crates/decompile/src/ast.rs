@@ -180,6 +180,9 @@ pub struct Comprehension {
     pub iter: Expr,
     pub ifs: Vec<Expr>,
     pub is_async: bool,
+    /// Per entry of `ifs` (none: all false): the clause starts a line of its own, as in the original
+    /// (a layout fact the compiler's output depends on; see structure/comp_lines.rs).
+    pub ifs_apart: Vec<bool>,
 }
 
 /// `ast.arg`.

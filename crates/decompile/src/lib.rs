@@ -591,8 +591,8 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
 /// A comprehension's code object (3.8-3.11: a function called on the first iterator) as the
 /// comprehension expression, `outer` being the iterable of its first `for`.
 pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, DecompileError> {
-    let body = structure::Structurer::statements(code)?;
-    fold_comprehension(code, &body, Some(outer), &code.name)
+    let (body, apart) = structure::Structurer::comprehension_statements(code)?;
+    fold_comprehension(code, &body, Some(outer), &code.name, &apart)
 }
 
 /// The comprehension whose loops are the `for` statements starting `body` (their innermost body
@@ -604,6 +604,7 @@ pub(crate) fn fold_comprehension(
     body: &[ast::Stmt],
     outer: Option<ast::Expr>,
     kind: &str,
+    apart: &[bool],
 ) -> Result<ast::Expr, DecompileError> {
     use ast::{Comprehension, Expr, Stmt};
     let err = |m: &str| DecompileError::new(code, m.to_string());
@@ -641,6 +642,7 @@ pub(crate) fn fold_comprehension(
                     iter,
                     ifs: Vec::new(),
                     is_async,
+                    ifs_apart: Vec::new(),
                 });
                 stmts = body;
             }
@@ -659,6 +661,7 @@ pub(crate) fn fold_comprehension(
                     },
                     ifs: Vec::new(),
                     is_async: false,
+                    ifs_apart: Vec::new(),
                 });
                 stmts = rest;
             }
@@ -711,6 +714,7 @@ pub(crate) fn fold_comprehension(
     if generators.is_empty() {
         return Err(err("a comprehension without a for"));
     }
+    structure::assign_apart(&mut generators, apart);
     let one = |v: &[Expr]| {
         v.first()
             .cloned()

@@ -155,6 +155,8 @@ struct Printer {
     /// How many format specs enclose the f-string part being printed (pre-3.12 allow a field
     /// only two deep).
     spec_depth: usize,
+    /// How many f-string replacement fields enclose what is printed (no line breaks there).
+    fields: usize,
 }
 
 fn binop_prec(op: Operator) -> Prec {
@@ -294,6 +296,7 @@ impl Printer {
             indent: 0,
             restricted: None,
             spec_depth: 0,
+            fields: 0,
         }
     }
 
@@ -1257,8 +1260,15 @@ impl Printer {
             self.expr(&g.target, Prec::Tuple);
             self.w(" in ");
             self.expr(&g.iter, Prec::Or);
-            for cond in &g.ifs {
-                self.w(" if ");
+            for (k, cond) in g.ifs.iter().enumerate() {
+                // (a clause on a line of its own in the original: inside the brackets, as there)
+                if g.ifs_apart.get(k) == Some(&true) && self.fields == 0 {
+                    self.w("\n");
+                    self.w(&"    ".repeat(self.indent + 1));
+                    self.w("if ");
+                } else {
+                    self.w(" if ");
+                }
                 self.expr(cond, Prec::Or);
             }
         }
@@ -1650,6 +1660,7 @@ impl Printer {
                     }
                     self.w("{");
                     let start = self.out.len();
+                    self.fields += 1;
                     match (&**value, v) {
                         // a t-string field's source text is part of its value: as written
                         (_, Expr::Interpolation { str, .. }) if !str.is_empty() => self.w(str),
@@ -1660,6 +1671,7 @@ impl Printer {
                         }
                         _ => self.expr(value, Prec::Test),
                     }
+                    self.fields -= 1;
                     if self.out[start..].starts_with('{') {
                         self.out.insert(start, ' ');
                     }
@@ -2053,6 +2065,7 @@ mod tests {
                 iter: n("y"),
                 ifs: vec![],
                 is_async: false,
+                ifs_apart: vec![],
             }],
         };
         assert_eq!(pe(&call(n("f"), vec![gen.clone()])), "f(x for x in y)");

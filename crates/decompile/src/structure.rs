@@ -10,6 +10,7 @@ use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
 mod block_instrs;
+mod comp_lines;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
@@ -26,6 +27,7 @@ mod shared_tail;
 mod try_else;
 mod while_fold;
 mod with_exits;
+pub(crate) use comp_lines::assign_apart;
 pub use coroutine::{bare_returns, keep_generator};
 use loop_exits::arms_leave;
 #[path = "legacy_blocks.rs"]
@@ -995,6 +997,17 @@ impl<'a> Structurer<'a> {
     /// The statements of `code`'s body. Where the first attempt refuses, a second one puts values
     /// kept on the stack across statements into temporaries (bytecode a program generated, such
     /// as `torch.compile`'s); its error is the first attempt's when that fails too.
+    /// The statements of a comprehension's code object (≤3.11, and generator expressions), with
+    /// which of its `if` clauses stand on lines of their own (`comp_lines.rs`).
+    pub fn comprehension_statements(
+        code: &'a CodeInput,
+    ) -> Result<(Vec<Stmt>, Vec<bool>), DecompileError> {
+        let s = Structurer::new(code);
+        let blocks: Vec<usize> = (0..s.cfg.blocks.len()).collect();
+        let apart = s.comp_if_lines_apart(&blocks);
+        Ok((Structurer::statements(code)?, apart))
+    }
+
     pub fn statements(code: &'a CodeInput) -> Result<Vec<Stmt>, DecompileError> {
         let temps = code.temps.get();
         let first = Structurer::new(code).module();

@@ -180,18 +180,25 @@ impl Structurer<'_> {
         kind: &str,
     ) -> Result<Next, DecompileError> {
         let at = stack.len() - 2;
+        let mut blocks = self
+            .loop_at(header)
+            .map(|l| l.body.clone())
+            .unwrap_or_default();
+        blocks.sort_unstable();
+        let apart = self.comp_if_lines_apart(&blocks);
         let (stmts, mut next) =
             if self.instrs(header).first().map(|i| i.op.name) == Some("GET_ANEXT") {
                 self.async_for_stmt(header, stack, None)?
             } else {
                 self.for_stmt(header, stack, None)?
             };
-        let comp = crate::fold_comprehension(self.code, &stmts, None, kind).map_err(|e| {
-            self.err(format!(
-                "an inlined comprehension: {} {:?}",
-                e.message, stmts
-            ))
-        })?;
+        let comp =
+            crate::fold_comprehension(self.code, &stmts, None, kind, &apart).map_err(|e| {
+                self.err(format!(
+                    "an inlined comprehension: {} {:?}",
+                    e.message, stmts
+                ))
+            })?;
         match next.carry.get_mut(at) {
             Some(slot @ Val::Expr(_)) => *slot = Val::Expr(comp),
             _ => return Err(self.err("an inlined comprehension without its collection")),

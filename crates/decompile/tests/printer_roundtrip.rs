@@ -214,6 +214,7 @@ fn comprehensions(v: &Value) -> R<Vec<Comprehension>> {
                 iter: expr(field(g, "iter"))?,
                 ifs: exprs(g, "ifs")?,
                 is_async: field(g, "is_async").as_i64().unwrap_or(0) != 0,
+                ifs_apart: Vec::new(),
             })
         })
         .collect()

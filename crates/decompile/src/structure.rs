@@ -1740,6 +1740,17 @@ impl<'a> Structurer<'a> {
                 body: orelse,
                 orelse: Vec::new(),
             });
+        } else if then.is_empty()
+            && !orelse.is_empty()
+            && fall_first
+            && merge.is_some_and(|m| self.only_jumps_forward_to(fall, m))
+        {
+            // (an arm of its own that only jumps past the other: written as an empty arm)
+            out.push(Stmt::If {
+                test,
+                body: vec![Stmt::Pass],
+                orelse,
+            });
         } else if then.is_empty() && !orelse.is_empty() || !fall_first {
             // `if not (a and b): x` reads better than `if a and b: pass else: x`
             out.push(Stmt::If {
@@ -1760,6 +1771,23 @@ impl<'a> Structurer<'a> {
             return Ok(None);
         }
         Ok(merge.map(|m| (m, carry)))
+    }
+
+    /// Is block `x` only a forward jump to `m` (markers aside)? The code of an arm written empty
+    /// (`if c: pass else: B`), where `if not c: B` would have no block of its own.
+    fn only_jumps_forward_to(&self, x: usize, m: usize) -> bool {
+        let ins = self.instrs(x);
+        let mut real = ins
+            .iter()
+            .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
+        let one = match (real.next(), real.next()) {
+            (Some(i), None) => *i,
+            _ => return false,
+        };
+        one.op.flow == framejit_bytecode::opcode::Flow::Jump
+            && !one.op.name.starts_with("JUMP_BACKWARD")
+            && x < m
+            && self.succ(x, EdgeKind::Jump) == Some(m)
     }
 
     /// The first block after `b` that both arms of its branch reach (not through `b`, nor past

@@ -577,7 +577,7 @@ impl Structurer<'_> {
                     ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
                 };
                 if !from_clause && self.pure_return(r).is_none() && !short_return {
-                    end = None;
+                    end = self.legacy_try_to_stop(e);
                 }
             }
             self.depth_offset += 3;

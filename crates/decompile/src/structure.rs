@@ -19,6 +19,7 @@ mod finally_exits;
 mod inline_comp;
 mod legacy_async;
 mod legacy_layout;
+mod legacy_try_end;
 mod loop_else;
 mod loop_exits;
 mod nop_header;

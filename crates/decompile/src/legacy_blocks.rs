@@ -681,6 +681,7 @@ impl Structurer<'_> {
         }
         if !raises {
             fin.pop();
+            super::legacy_try_end::strip_reraise_copies(&mut fin);
         }
         // the copy on the normal path lies between the body and the handler
         let (rest, end) = match after {

@@ -16,11 +16,16 @@ DECOMPILED = {
     "class_with_metaclass", "class_with_keywords", "else_leaves", "else_if_leaves", "body_returns",
     "else_leaves_in_loop", "clause_raises_else_leaves", "try_else_in_if",
     "try_raising_clause_in_else_arm", "finally_if", "finally_final_if", "except_finally_if",
-    "return_from_for_in_finally", "return_from_for_finally_rebinds",
+    "return_from_for_in_finally", "return_from_for_finally_rebinds", "module_loop_break",
+    "module_with_try_else",
 }
+# (3.9 refuses module_loop_break: the code after its loop is laid out otherwise)
+DECOMPILED_ON = {9: DECOMPILED - {"module_loop_break"}, 10: DECOMPILED}
 IDENTICAL = {
-    9: DECOMPILED - {"try_raising_clause_in_else_arm", "return_from_for_finally_rebinds"},
-    10: DECOMPILED - {"try_raising_clause_in_else_arm", "return_from_for_finally_rebinds"},
+    9: DECOMPILED_ON[9] - {"try_raising_clause_in_else_arm", "return_from_for_finally_rebinds",
+                           "module_with_try_else"},
+    10: DECOMPILED - {"try_raising_clause_in_else_arm", "return_from_for_finally_rebinds",
+                      "module_loop_break"},
 }
 
 
@@ -43,7 +48,7 @@ def test_legacy_shapes_never_miscompiled(minor: int) -> None:
 @pytest.mark.parametrize("minor", [9, 10])
 def test_legacy_shapes_decompile(minor: int) -> None:
     cases = _report(minor)
-    for name in DECOMPILED:
+    for name in DECOMPILED_ON[minor]:
         r = cases[name]
         assert r["decompiled"] and r["behaviour"] == "equal", (name, r.get("error"), r.get("diffs"))
     for name in IDENTICAL[minor]:

@@ -175,6 +175,43 @@ def return_from_for_finally_rebinds(xs):
         print(x)
 '''
 
+# module code: 3.10 copies the end of the code (`return None`) into a final loop's `break` and a
+# final with body's try `else:`, which module code cannot spell as `return`
+MODULES = {
+    "module_loop_break": '''
+import contextlib
+log = []
+n = 0
+if __name__ == "legacy_cases":
+    while True:
+        n += 1
+        try:
+            if n < 3:
+                raise KeyError(n)
+        except KeyError:
+            log.append(n)
+            continue
+        else:
+            break
+    print(log, n)
+''',
+    "module_with_try_else": '''
+import contextlib
+log = []
+with contextlib.suppress(ZeroDivisionError):
+    log.append(1)
+    try:
+        v = len(log)
+    except TypeError:
+        log.append("t")
+        raise
+    else:
+        if v:
+            log.append("v")
+        print(log)
+''',
+}
+
 INPUTS = [0, 1, 2, 5, 7, -1, "s"]
 LOOP_INPUTS = [[], [0], [1, 2, 3], [-1, 4], [1, 0, 3], [3, -1, 2], ["s"]]
 LOOPS = {"else_leaves_in_loop", "return_from_for_in_finally", "return_from_for_finally_rebinds"}
@@ -202,6 +239,42 @@ def namespace() -> dict:
     ns = {"__name__": "legacy_cases"}
     exec(compile(HELPERS, "<helpers>", "exec"), ns)
     return ns
+
+
+def run_module(code) -> list:
+    buf = io.StringIO()
+    ns = {"__name__": "legacy_cases"}
+    try:
+        with contextlib.redirect_stdout(buf):
+            exec(code, ns)
+        r = ["ok"]
+    except Exception as e:  # noqa: BLE001 - what it raises is compared
+        r = ["raised", describe(e)]
+    return r + [buf.getvalue()]
+
+
+def module_case(text: str) -> dict:
+    res = {"decompiled": False, "compiled": False, "identical": False, "behaviour": None}
+    code = compile(textwrap.dedent(text), "<module>", "exec")
+    try:
+        src = decompile(code)
+    except DecompileError as e:
+        res["error"] = str(e)
+        return res
+    res["decompiled"] = True
+    res["source"] = src
+    try:
+        again = compile(src, "<module>", "exec")
+    except SyntaxError as e:
+        res["error"] = f"syntax: {e}"
+        return res
+    res["compiled"] = True
+    res["identical"] = normalized(code) == normalized(again)
+    x, y = run_module(code), run_module(again)
+    res["behaviour"] = "equal" if x == y else "different"
+    if x != y:
+        res["diffs"] = [{"original": x, "decompiled": y}]
+    return res
 
 
 def main() -> None:
@@ -246,6 +319,10 @@ def main() -> None:
         res["behaviour"] = "equal" if not diffs else "different"
         if diffs:
             res["diffs"] = diffs[:3]
+    for name, text in MODULES.items():
+        if show and name != show:
+            continue
+        results[name] = module_case(text)
     if show:
         print(results[show].get("source") or results[show].get("error"))
         print(json.dumps(results[show], indent=1))

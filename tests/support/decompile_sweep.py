@@ -294,6 +294,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
             except SyntaxError as e:
                 stats["syntax_error"] += len(group)
                 reasons["syntax: " + reason(str(e))] += len(group)
+                listed("syntax", c, reason(str(e)))
                 continue
             if c.co_name == "<module>":
                 again = again_module

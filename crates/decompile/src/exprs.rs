@@ -1311,6 +1311,17 @@ impl<'a> Sim<'a> {
                     } => self.str_items(ins, &items)?,
                     _ => return Err(self.err(ins, "keyword names are not a tuple")),
                 };
+                // `class C(metaclass=M)`: __build_class__ called with keywords
+                let below = self.stack.len().checked_sub(raw as usize + 1);
+                if below.and_then(|i| self.stack.get(i)) == Some(&Val::BuildClass) {
+                    let mut vals = Vec::with_capacity(raw as usize);
+                    for _ in 0..raw {
+                        vals.push(self.pop(ins)?);
+                    }
+                    vals.reverse();
+                    self.pop(ins)?;
+                    return self.build_class(ins, vals, names).map(|()| None);
+                }
                 let mut args = self.pop_n(ins, raw as usize)?;
                 let func = self.pop_expr(ins)?;
                 let keywords = split_keywords(&mut args, names);

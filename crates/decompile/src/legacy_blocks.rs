@@ -577,7 +577,7 @@ impl Structurer<'_> {
                     ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
                 };
                 if !from_clause && self.pure_return(r).is_none() && !short_return {
-                    end = None;
+                    end = self.legacy_try_to_stop(e);
                 }
             }
             self.depth_offset += 3;
@@ -596,8 +596,16 @@ impl Structurer<'_> {
                 let n = t.len();
                 let alike = copied.iter().all(|c| *c == t);
                 let in_orelse = orelse.len() >= n && orelse[orelse.len() - n..] == t[..];
+                // (where the normal path never gets past the statement, the body or its `else:`
+                // leaving, only the clauses go on: their copy is the code after the statement)
+                let normal_leaves = match after {
+                    None => true,
+                    Some(_) => super::finally_exits::ends_by_leaving(&orelse),
+                };
                 if alike && in_orelse {
                     orelse.truncate(orelse.len() - n);
+                    tail.extend(t.iter().cloned());
+                } else if alike && end.is_none() && normal_leaves {
                     tail.extend(t.iter().cloned());
                 } else {
                     // the statement's end must start with the same code (structured once here to
@@ -673,6 +681,7 @@ impl Structurer<'_> {
         }
         if !raises {
             fin.pop();
+            super::legacy_try_end::strip_reraise_copies(&mut fin);
         }
         // the copy on the normal path lies between the body and the handler
         let (rest, end) = match after {
@@ -809,20 +818,7 @@ impl Structurer<'_> {
             out
         };
         let Some(a) = after else {
-            let lg = self.legacy.as_ref()?;
-            let mut ends: Vec<usize> = Vec::new();
-            for x in 0..self.cfg.blocks.len() {
-                let pops = self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT");
-                if pops && lg.running[x] == Some(h) {
-                    for e in &self.cfg.blocks[x].succs {
-                        if e.kind != EdgeKind::Exception && !in_loop(e.to) && !ends.contains(&e.to)
-                        {
-                            ends.push(e.to);
-                        }
-                    }
-                }
-            }
-            return match ends.as_slice() {
+            return match self.clause_exits(h, lp).as_slice() {
                 [one] => Some(*one),
                 _ => None,
             };
@@ -855,9 +851,38 @@ impl Structurer<'_> {
             .find(|e| joining.iter().all(|c| c.contains(e)));
         // (≤3.9: no clause's post-dominators meet it, as a clause that may raise has none)
         match found {
-            Some(e) if joining.is_empty() => Some(self.legacy_exit_jump(e, &reference)),
+            Some(e) if joining.is_empty() => {
+                let e = self.legacy_exit_jump(e, &reference);
+                // (≤3.9: the clauses go on past an `else:` part that leaves, or whose arms meet
+                // the clauses' way on only there: the statement ends where they go on)
+                Some(
+                    self.legacy_else_past(e, &self.clause_exits(h, lp))
+                        .unwrap_or(e),
+                )
+            }
             f => f,
         }
+    }
+
+    /// Where the except clauses of handler `h` go on after their POP_EXCEPT (not a loop's header
+    /// or exit: `continue` / `break`).
+    fn clause_exits(&self, h: usize, lp: Option<&LoopCtx>) -> Vec<usize> {
+        let in_loop = |x: usize| lp.is_some_and(|c| c.header == x || c.exit == Some(x));
+        let mut ends: Vec<usize> = Vec::new();
+        let Some(lg) = self.legacy.as_ref() else {
+            return ends;
+        };
+        for x in 0..self.cfg.blocks.len() {
+            let pops = self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT");
+            if pops && lg.running[x] == Some(h) {
+                for e in &self.cfg.blocks[x].succs {
+                    if e.kind != EdgeKind::Exception && !in_loop(e.to) && !ends.contains(&e.to) {
+                        ends.push(e.to);
+                    }
+                }
+            }
+        }
+        ends
     }
 
     /// The except clauses of handler `h`, each up to `end`.

@@ -17,6 +17,7 @@ mod inlined_calls;
 pub mod input;
 mod legacy38;
 mod legacy_layout38;
+mod module_returns;
 pub mod printer;
 pub mod structure;
 
@@ -30,6 +31,9 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
         fold_module_returns(&mut body);
     }
     drop_tail_return(&mut body);
+    if code.flags & input::flags::OPTIMIZED == 0 {
+        module_returns::module_tail_returns(&mut body);
+    }
     fold_asserts(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
         exprs::drop_conditional_set(&code.cellvars, &mut body);
@@ -499,6 +503,7 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     // `if`/`else`, the epilogue copied with it goes too)
     fold_module_returns(&mut body);
     drop_tail_return(&mut body);
+    module_returns::module_tail_returns(&mut body);
     if code.version >= framejit_bytecode::PyVersion::V3_13 {
         // (the epilogue is at most two statements; statements are not compared to see whether a
         // round changed anything: a float NaN constant is not equal to itself)

@@ -20,6 +20,7 @@ mod finally_exits;
 mod inline_comp;
 mod legacy_async;
 mod legacy_layout;
+mod legacy_try_end;
 mod loop_else;
 mod loop_exits;
 mod nop_header;
@@ -243,6 +244,8 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
                         i = next;
                         continue;
                     }
+                    // (3.10: the way out copied into the copy's final `if`)
+                    None if legacy_try_end::hoist_exit_copy(stmts, i) => continue,
                     None => return false,
                 }
             }
@@ -1423,6 +1426,21 @@ impl<'a> Structurer<'a> {
                         if self.with_exit_path(&stmts, base, left.clone(), next, lp, &mut out)? {
                             break;
                         }
+                    }
+                    // (the values under the statement are still its base: a block that took
+                    // them off and pushed as many others, `return x` out of a `for` loop swapping
+                    // x past the iterator it pops, would leave them standing for the base)
+                    if left.len() == base.len() && left[..] != *base {
+                        // (`return x` out of a `for` loop through a finally body's copy: the
+                        // copy and the return run with x where the iterator was)
+                        if let Some(n) = self.return_past_iter(base, &left, next, lp) {
+                            whole = Some(left);
+                            b = n;
+                            continue;
+                        }
+                        return Err(
+                            self.err("a block that replaces the values under its statement")
+                        );
                     }
                     if left.len() != base.len() {
                         // the iterator GET_ITER left goes into the loop its FOR_ITER heads

@@ -434,6 +434,21 @@ fn same_but_tails(copy: &[Stmt], fin: &[Stmt], t: &mut Tails) -> bool {
         t.found = Some(tail.to_vec());
         return true;
     }
+    // (`if c: B` whose B leaves, followed by code, is `if c: B  else:` that code: 3.10 copies the
+    // code after the statement into B's end and lays the way past B out after the `if`)
+    if copy.len() > n && n > 0 && copy[..n - 1] == fin[..n - 1] {
+        if let (Stmt::If { test, body, orelse }, Stmt::If { .. }) = (&copy[n - 1], &fin[n - 1]) {
+            if orelse.is_empty() && ends_leaving(body) {
+                let mut turned = copy[..n - 1].to_vec();
+                turned.push(Stmt::If {
+                    test: test.clone(),
+                    body: body.clone(),
+                    orelse: copy[n..].to_vec(),
+                });
+                return same_but_tails(&turned, fin, t);
+            }
+        }
+    }
     if copy.len() != n || n == 0 || copy[..n - 1] != fin[..n - 1] {
         return false;
     }

@@ -93,6 +93,22 @@ impl Structurer<'_> {
         }
     }
 
+    /// A ≤3.9 try statement with except clauses whose normal path `e` (after the body's
+    /// POP_BLOCK and its jump) no clause's post-dominators meet: the compiler lays the `else:` part
+    /// out first and the clauses jump past it (POP_EXCEPT; JUMP_FORWARD) to the code after the
+    /// statement. Where they all go to one block laid out after `e`, that is where the statement
+    /// ends, whether or not the `else:` part gets there (it may leave, or get there on some arms
+    /// only): the code there is the statement's successor, not the clauses'.
+    pub(super) fn legacy_else_past(&self, e: usize, clause_exits: &[usize]) -> Option<usize> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return None;
+        }
+        match clause_exits {
+            [x] if *x > e => Some(*x),
+            _ => None,
+        }
+    }
+
     /// ≤3.9 tests a `while` loop at its top: where the loop's header block ends with a conditional
     /// jump out of the loop, that is the loop's own exit (where `while c:` goes when c is false),
     /// not another way out of the body (`return` inside an `if`) that comes first in code order.

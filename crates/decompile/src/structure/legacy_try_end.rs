@@ -1,0 +1,88 @@
+//! 3.10 try statements with except clauses: where the statement ends when the clauses never come
+//! back to the normal path (3.10 copies the code after the statement into the clauses).
+
+use super::Structurer;
+
+impl Structurer<'_> {
+    /// The body's normal path from `e` goes on to where the region holding the statement stops
+    /// (the merge of an enclosing `if`, say): the statement ends there, everything before it on
+    /// that path being its `else:` part (the clauses' copies of the code after it, if any, are
+    /// compared with the code there). `None`: it does not get there.
+    pub(super) fn legacy_try_to_stop(&self, e: usize) -> Option<usize> {
+        let stop = self.stops.last().copied().flatten()?;
+        (e != stop && self.reach_within(e, &[Some(stop)])[stop]).then_some(stop)
+    }
+}
+
+/// A ≤3.10 finally handler's body `fin`, its final RERAISE already taken off: 3.10 copies that
+/// RERAISE into the ways of a final `if` (each arm re-raises where it ends), so an arm ending in
+/// the re-raise is the arm without it followed by the re-raise after the `if`, the same code.
+pub(super) fn strip_reraise_copies(fin: &mut [crate::ast::Stmt]) {
+    use crate::ast::{Expr, Stmt};
+    let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
+    if let Some(Stmt::If { body, orelse, .. }) = fin.last_mut() {
+        for arm in [body, orelse] {
+            if arm.last().is_some_and(is_reraise) {
+                arm.pop();
+            }
+            strip_reraise_copies(arm);
+        }
+        if let Some(Stmt::If { body, .. }) = fin.last_mut() {
+            if body.is_empty() {
+                body.push(Stmt::Pass);
+            }
+        }
+    }
+}
+
+/// `if c: B; X` followed by the way out X (`return v`, `break`, `continue`) is `if c: B`
+/// followed by X: 3.10 copies a way out through a finally body into the end of the copy's final
+/// `if` (and the other arm, where there is one). Rewrites `stmts[i - 1]` so; false where it has
+/// no such copy (nothing changed).
+pub(super) fn hoist_exit_copy(stmts: &mut [crate::ast::Stmt], i: usize) -> bool {
+    use crate::ast::Stmt;
+    let Some((exit, before)) = stmts[..=i].split_last_mut() else {
+        return false;
+    };
+    let Some(Stmt::If { body, orelse, .. }) = before.last_mut() else {
+        return false;
+    };
+    let ends = |arm: &Vec<Stmt>| arm.len() > 1 && arm.last() == Some(exit);
+    if !ends(body) || !(orelse.is_empty() || ends(orelse)) {
+        return false;
+    }
+    body.pop();
+    orelse.pop();
+    true
+}
+
+impl Structurer<'_> {
+    /// A block leaving a `for` loop with `return x` through a finally body's copy: the loop's
+    /// iterator, the last value of the body's base `base`, is popped and x swapped into its
+    /// place (`left`), and the code it goes on to (`next`: the copy, then RETURN_VALUE) never
+    /// comes back into the loop. `Some(next)`: go on there with that stack.
+    pub(super) fn return_past_iter(
+        &self,
+        base: &[crate::exprs::Val],
+        left: &[crate::exprs::Val],
+        next: Option<usize>,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<usize> {
+        use crate::exprs::Val;
+        let (n, header) = (next?, lp?.header);
+        let k = base.len().checked_sub(1)?;
+        let swapped = matches!(base.last(), Some(Val::Iter(_)))
+            && left.get(..k) == base.get(..k)
+            && matches!(left.last(), Some(Val::Expr(_)));
+        let reach = self.reach_within(n, &[]);
+        // (every way on ends in a return: nothing else could take the value)
+        let returns = reach.iter().enumerate().filter(|(_, &r)| r).all(|(x, _)| {
+            !self.cfg.blocks[x].succs.is_empty()
+                || self
+                    .instrs(x)
+                    .last()
+                    .is_some_and(|i| i.op.name == "RETURN_VALUE")
+        });
+        (swapped && !reach[header] && returns).then_some(n)
+    }
+}

@@ -214,7 +214,27 @@ def break_or_continue_ends_loop(xs):
         i = -1
     return i
 
+
+def if_pass_else(cls):
+    # an arm written empty has a block of its own (a jump past the other arm): not `if c: B`
+    names = []
+    if not hasattr(cls, "__slots__"):
+        pass
+    else:
+        names.append(cls.__slots__)
+    return names
+
+
+def if_and_pass_else(x, y):
+    if x and y:
+        pass
+    else:
+        x = 2
+    return x
+
 CASES = {
+    "if_pass_else": [(int,), (type("S", (), {"__slots__": ("a",)}),)],
+    "if_and_pass_else": [(0, 1), (1, 1), (1, 0)],
     "if_in_ends_loop": [({1: "a", 2: "b"}, [1, 3, 2]), ({}, [1]), ({1: 1}, [])],
     "if_is_none_ends_loop": [([None, 1, None],), ([],), ([0, 0],)],
     "return_in_for_in_if": [([],), ([0, 0],), ([0, 3],), ("ab",)],

@@ -1761,9 +1761,10 @@ impl<'a> Structurer<'a> {
         } else if then.is_empty()
             && !orelse.is_empty()
             && fall_first
-            && merge.is_some_and(|m| self.only_jumps_forward_to(fall, m))
+            && merge.is_some_and(|m| self.only_jumps_forward_to(fall, m) && !self.loop_edge(m, lp))
         {
-            // (an arm of its own that only jumps past the other: written as an empty arm)
+            // (an arm of its own that only jumps past the other: written as an empty arm; one
+            // that jumps to the loop's exit is a `break`)
             out.push(Stmt::If {
                 test,
                 body: vec![Stmt::Pass],

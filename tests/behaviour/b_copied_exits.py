@@ -232,7 +232,33 @@ def if_and_pass_else(x, y):
         x = 2
     return x
 
+
+class _Delimit:
+    def __init__(self, out, swallow=False):
+        self.out = out
+        self.swallow = swallow
+
+    def __enter__(self):
+        self.out.append("(")
+
+    def __exit__(self, *exc):
+        self.out.append(")")
+        return self.swallow
+
+
+def with_arm_then_else(value, swallow, out):
+    # 3.11 copies the function's closing `return None` into the with's ways out (the one after a
+    # swallowed exception too): an `if`/`elif`/`else`, not a `return` after the with
+    if isinstance(value, tuple):
+        with _Delimit(out, swallow):
+            out.append(6 // len(value))
+    elif value is ...:
+        out.append("...")
+    else:
+        out.append(repr(value))
+
 CASES = {
+    "with_arm_then_else": [((1, 2), False, []), ((), True, []), ((), False, []), (..., False, []), (3, True, [])],
     "if_pass_else": [(int,), (type("S", (), {"__slots__": ("a",)}),)],
     "if_and_pass_else": [(0, 1), (1, 1), (1, 0)],
     "if_in_ends_loop": [({1: "a", 2: "b"}, [1, 3, 2]), ({}, [1]), ({1: 1}, [])],

@@ -29,6 +29,8 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     let mut body = structure::Structurer::statements(code)?;
     if code.flags & input::flags::OPTIMIZED == 0 {
         fold_module_returns(&mut body);
+    } else {
+        with_arm_else(&mut body, false);
     }
     drop_tail_return(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
@@ -330,6 +332,49 @@ fn is_class_epilogue(s: &ast::Stmt) -> bool {
 /// Remove `return None` where control would end anyway: as the last statement, and at the ends of
 /// the ways through a final `if`/`try` (CPython copies the implicit return into each; a `match`
 /// case keeps its copy, which recompiles to the same jumps).
+/// `if T: with ...: B` then `return None`, followed by the rest of a function (`R`): the compiler
+/// copies the function's closing `return None` into the `with` statement's ways out (3.11: its
+/// normal exit and the one after an exception it swallows), so the arm reads as leaving; written as
+/// `if T: with ...: B  else: R`, as in the source (an explicit `return` there would make the swallowed
+/// exception's way out jump to it instead). The same meaning either way. Within an `else:` made so
+/// (`chain`), any arm closing with `return None` is taken the same way, which gives `elif` back.
+fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
+    use ast::{Constant, Expr, Stmt};
+    let returns_none = |s: &Stmt| {
+        matches!(
+            s,
+            Stmt::Return { value: None }
+                | Stmt::Return {
+                    value: Some(Expr::Constant {
+                        value: Constant::None,
+                        ..
+                    }),
+                }
+        )
+    };
+    let n = body.len();
+    let Some(k) = (0..n).rev().find(|&k| {
+        matches!(&body[k], Stmt::If { body: arm, orelse, .. }
+            if orelse.is_empty()
+                && arm.last().is_some_and(returns_none)
+                && (chain || matches!(arm.iter().rev().nth(1), Some(Stmt::With { .. } | Stmt::AsyncWith { .. }))))
+    }) else {
+        return;
+    };
+    if k + 1 == n {
+        return;
+    }
+    let mut rest: Vec<Stmt> = body.drain(k + 1..).collect();
+    with_arm_else(&mut rest, true);
+    if let Some(Stmt::If {
+        body: arm, orelse, ..
+    }) = body.last_mut()
+    {
+        arm.pop();
+        *orelse = rest;
+    }
+}
+
 fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
     use ast::{Constant, Expr, Stmt};
     structure::strip_tail(

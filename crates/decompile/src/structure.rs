@@ -21,6 +21,7 @@ mod legacy_async;
 mod legacy_layout;
 mod loop_else;
 mod loop_exits;
+mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
@@ -1616,6 +1617,24 @@ impl<'a> Structurer<'a> {
             out.push(Stmt::Continue);
             return Ok(None);
         }
+        // (3.12+: `if not (a and b): continue` before the rest of the body, one shared block)
+        if let Some(cont_taken) = self
+            .continue_then_rest(fall, taken, lp)
+            .filter(|_| kept.is_empty())
+        {
+            let t = fall_test(test, jump_if);
+            let (test, rest) = if cont_taken {
+                (negate(t), fall)
+            } else {
+                (t, taken)
+            };
+            out.push(Stmt::If {
+                test,
+                body: vec![Stmt::Continue],
+                orelse: Vec::new(),
+            });
+            return Ok(Some((rest, Vec::new())));
+        }
         // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
         if kept.is_empty() && self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
             let saved = (self.visits.clone(), self.emitted.clone());
@@ -1681,6 +1700,8 @@ impl<'a> Structurer<'a> {
                 // (3.12+: `if c: B` ending a loop body, B leaving, tests c and jumps to B over
                 // the jump back to the header: that jump is the end of the body, not B)
                 None if self.falls_to_latch(fall, taken, lp) => (Some(fall), true),
+                // (3.12+ `if a and b: B` ending a loop body, a copy of the jump back per test)
+                None if self.ends_body_over_copies(fall, taken, lp) => (Some(taken), true),
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
@@ -1688,6 +1709,15 @@ impl<'a> Structurer<'a> {
                 None => (Some(fall), false),
             },
         };
+        // (3.12+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
+        let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
+            (Some(taken), true)
+        } else {
+            (merge, fall_first)
+        };
+        if std::env::var_os("FJ_LOOP_DEBUG").is_some() {
+            eprintln!("branch b={b} fall={fall} taken={taken} jump_if={jump_if} ipdom={:?} local={local:?} merge={merge:?} ff={fall_first} lp={:?}", self.ipdom[b], lp.map(|c| (c.header, c.exit, c.else_at, c.cond.is_some())));
+        }
         let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);

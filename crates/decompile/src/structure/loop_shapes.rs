@@ -1,0 +1,90 @@
+//! 3.12+ loop-body layouts that decide how an `if` inside a loop reads back.
+//!
+//! 3.12+ conditional jumps go forward only, and the jump back that ends a loop body (it has no
+//! line of its own) is copied into each place that goes there: a test that is false at the end of
+//! a loop body jumps over its own copy. An explicit `continue` has a line: it stays one block that
+//! every test going there jumps (or falls) to. So:
+//!
+//! ```text
+//! if a and b:              a; POP_JUMP_IF_TRUE L1; JUMP_BACKWARD      (a copy per test)
+//!     B                L1: b; POP_JUMP_IF_TRUE L2; JUMP_BACKWARD
+//!                      L2: B
+//!
+//! if not a or not b:       a; POP_JUMP_IF_FALSE C                      (one shared block)
+//!     continue             b; POP_JUMP_IF_TRUE L
+//! B                     C: JUMP_BACKWARD
+//!                       L: B
+//! ```
+//!
+//! and a `break` whose loop exit the compiler copied into it (a small `return x` after a
+//! `while True:` loop) is laid out right after its test: `if c: break` then the rest of the body,
+//! not `if not c: <rest>` with the `break` after.
+
+use super::{LoopCtx, Structurer};
+use framejit_bytecode::PyVersion;
+
+impl Structurer<'_> {
+    /// A block that only jumps back to the loop's header and that several ways reach, one of them
+    /// by a jump: an explicit `continue` statement, shared by the tests of one condition.
+    fn shared_continue(&self, x: usize, ctx: &LoopCtx) -> bool {
+        let preds = &self.cfg.blocks[x].preds;
+        self.is_latch(x, ctx)
+            && preds.len() >= 2
+            && preds
+                .iter()
+                .any(|&p| self.succ(p, super::EdgeKind::Jump) == Some(x))
+    }
+
+    /// 3.12+: the branch (true to `fall`, else to `taken`, or the other way) is
+    /// `if <test to the latch>: continue` followed by the other arm, laid out right after the
+    /// shared `continue` block. Which arm is the `continue` (true: `taken`).
+    pub(super) fn continue_then_rest(
+        &self,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<bool> {
+        let ctx = lp?;
+        if self.code.version < PyVersion::V3_12 {
+            return None;
+        }
+        if taken + 1 == fall && self.shared_continue(taken, ctx) {
+            Some(true)
+        } else if fall + 1 == taken && self.shared_continue(fall, ctx) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// 3.12+ `if a and b: B` ending a loop body: the condition's false target `taken` is one of the
+    /// copies of the jump back (reached only by its test's fall-through), and another copy is laid
+    /// out right before B (`fall`). The `if` ends at the copy: B is its body.
+    pub(super) fn ends_body_over_copies(
+        &self,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        let Some(ctx) = lp else { return false };
+        if self.code.version < PyVersion::V3_12 || fall == 0 || fall - 1 == taken {
+            return false;
+        }
+        let copy = |x: usize| self.is_latch(x, ctx) && self.cfg.blocks[x].preds.len() == 1;
+        copy(taken) && copy(fall - 1)
+    }
+
+    /// 3.12+ `if c: break` in a loop whose exit the compiler copied into the `break`, laid out
+    /// right after the test (`fall`): the loop's ways meet only at that exit, which is not where
+    /// the `if` ends; its body is the `break` and the code after it is `taken`.
+    pub(super) fn break_then_rest(&self, fall: usize, taken: usize, lp: Option<&LoopCtx>) -> bool {
+        let Some(ctx) = lp else { return false };
+        self.code.version >= PyVersion::V3_12
+            && fall < taken
+            && ctx.exit == Some(fall)
+            && ctx.cond.is_none()
+            && self
+                .loop_at(ctx.header)
+                .is_some_and(|l| l.body.contains(&taken))
+    }
+}

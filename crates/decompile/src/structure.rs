@@ -1702,6 +1702,11 @@ impl<'a> Structurer<'a> {
                 None if self.falls_to_latch(fall, taken, lp) => (Some(fall), true),
                 // (3.12+ `if a and b: B` ending a loop body, a copy of the jump back per test)
                 None if self.ends_body_over_copies(fall, taken, lp) => (Some(taken), true),
+                // (3.12+: both arms go back to the header, neither reaches the other: `if`/`else`
+                // ending the loop body)
+                None if self.arms_end_body(b, fall, taken, lp).is_some() => {
+                    (self.arms_end_body(b, fall, taken, lp), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
@@ -1743,17 +1748,28 @@ impl<'a> Structurer<'a> {
                 orelse,
             });
             out.extend(tail);
-        } else if jump_if
-            && matches!(then.as_slice(), [Stmt::Continue])
+        } else if matches!(then.as_slice(), [Stmt::Continue])
             && !orelse.is_empty()
             && self.falls_to_latch(fall, taken, lp)
             && lp.is_some_and(|c| merge == Some(c.header))
         {
             // (3.12+: `if c: B` ending a loop body jumps to B when c holds, over a copy of the
             // jump back: that copy is the end of the body, not a `continue` under `not c`; the
-            // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense)
+            // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense;
+            // jumping to B when c is false: `if not (c): B`, the `not` folded into the jump)
+            let test = match test {
+                t if jump_if => negate(t),
+                Expr::UnaryOp {
+                    op: UnaryOp::Not,
+                    operand,
+                } => *operand,
+                t => Expr::UnaryOp {
+                    op: UnaryOp::Not,
+                    operand: Box::new(t),
+                },
+            };
             out.push(Stmt::If {
-                test: negate(test),
+                test,
                 body: orelse,
                 orelse: Vec::new(),
             });

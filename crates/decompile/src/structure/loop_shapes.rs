@@ -88,3 +88,30 @@ impl Structurer<'_> {
                 .is_some_and(|l| l.body.contains(&taken))
     }
 }
+
+impl Structurer<'_> {
+    /// 3.12+: both arms of the branch ending block `b` go back to the loop's header (through
+    /// their own copies of the jump back) and neither reaches the other: the `if` ends the loop
+    /// body and the arm laid out second is its `else:` (`if c: A  elif d: B` as the body's last
+    /// statement, B sometimes raising), not the code after `if c: A; continue`. The merge: the
+    /// header.
+    pub(super) fn arms_end_body(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        let ctx = lp?;
+        if self.code.version < PyVersion::V3_12 || ctx.cond.is_some() {
+            return None;
+        }
+        let walls = [Some(b), Some(ctx.header), ctx.exit];
+        let (rf, rt) = (
+            self.reach_within(fall, &walls),
+            self.reach_within(taken, &walls),
+        );
+        let apart = !rf[taken] && !rt[fall];
+        (apart && rf[ctx.header] && rt[ctx.header]).then_some(ctx.header)
+    }
+}

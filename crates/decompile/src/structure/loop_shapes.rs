@@ -115,3 +115,46 @@ impl Structurer<'_> {
         (apart && rf[ctx.header] && rt[ctx.header]).then_some(ctx.header)
     }
 }
+
+impl Structurer<'_> {
+    /// 3.12+: are `x` and `y` copies of one small exit block (`return None`, `return v` of a
+    /// constant or a variable), which the compiler writes into each jump to it? Tests that go to
+    /// such copies go to the same place: `while a and b:` whose guard tests leave by two copies.
+    pub(super) fn exit_copies(&self, x: usize, y: usize) -> bool {
+        if self.code.version < PyVersion::V3_12 || x == y {
+            return false;
+        }
+        let real = |b: usize| -> Vec<_> {
+            self.instrs(b)
+                .iter()
+                .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                .cloned()
+                .collect()
+        };
+        let (a, b) = (real(x), real(y));
+        let small_return = match a.as_slice() {
+            [r] => r.op.name == "RETURN_CONST",
+            [l, r] => {
+                r.op.name == "RETURN_VALUE"
+                    && matches!(
+                        l.op.name,
+                        "LOAD_CONST" | "LOAD_SMALL_INT" | "LOAD_FAST" | "LOAD_FAST_BORROW"
+                    )
+            }
+            _ => false,
+        };
+        let leaves = |b: usize| {
+            self.cfg.blocks[b]
+                .succs
+                .iter()
+                .all(|e| e.kind == super::EdgeKind::Exception)
+        };
+        small_return
+            && a.len() == b.len()
+            && a.iter().zip(&b).all(|(p, q)| super::same_code_instr(p, q))
+            && leaves(x)
+            && leaves(y)
+            && self.cfg.blocks[x].handler == self.cfg.blocks[y].handler
+            && self.entry_depth[x] == self.entry_depth[y]
+    }
+}

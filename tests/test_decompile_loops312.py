@@ -18,6 +18,8 @@ ALL = {
     "elif_ends_body",
     "while_and",
     "while_and_copied_exits",
+    "else_first_ends_body",
+    "explicit_continue_after_if",
 }
 
 

@@ -108,6 +108,51 @@ def run(xs):
     p = '/'.join(map(str, xs))
     return list(ancestry(p, '/')), list(ancestry('/' + p, '/')), list(ancestry('', '/'))
 ''',
+    # `if not (a and b): A  elif c: raise` ending a loop body: the arm laid out first is the body
+    "else_first_ends_body": '''
+def check(xs):
+    seen = 0
+    for x in xs:
+        if x != 5:
+            if not (x > 1 and x % 2):
+                seen = seen + 1
+            elif seen > 2:
+                raise TypeError(x)
+    return seen
+
+def run(xs):
+    return check(xs)
+''',
+    # an explicit `continue` ending an arm, reached by a jump from an inner `if` (it has a line
+    # of its own, so it is one block): `if c: A; continue` then B
+    "explicit_continue_after_if": '''
+def find(xs, skip):
+    out = []
+    for x in xs:
+        if skip:
+            if x == 2:
+                skip = False
+            continue
+        if x > 3:
+            out.append(x)
+        else:
+            out.append(-x)
+        if x == 9:
+            return out
+    for x in xs:
+        if x == 0:
+            if x in out:
+                raise ValueError(x)
+            continue
+        if x == 1:
+            out.append(1)
+        else:
+            out.append(2)
+    return out
+
+def run(xs):
+    return find(xs, True), find(xs, False)
+''',
 }
 
 

@@ -29,6 +29,7 @@ mod while_fold;
 mod with_exits;
 pub use coroutine::{bare_returns, keep_generator};
 use loop_exits::arms_leave;
+use loop_shapes::is_in_or_is;
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
@@ -1703,9 +1704,9 @@ impl<'a> Structurer<'a> {
                 // (3.12+ `if a and b: B` ending a loop body, a copy of the jump back per test)
                 None if self.ends_body_over_copies(fall, taken, lp) => (Some(taken), true),
                 // (3.12+: both arms go back to the header, neither reaches the other: `if`/`else`
-                // ending the loop body)
+                // ending the loop body; the arm laid out first is its body)
                 None if self.arms_end_body(b, fall, taken, lp).is_some() => {
-                    (self.arms_end_body(b, fall, taken, lp), true)
+                    (self.arms_end_body(b, fall, taken, lp), fall < taken)
                 }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
@@ -1720,9 +1721,6 @@ impl<'a> Structurer<'a> {
         } else {
             (merge, fall_first)
         };
-        if std::env::var_os("FJ_LOOP_DEBUG").is_some() {
-            eprintln!("branch b={b} fall={fall} taken={taken} jump_if={jump_if} ipdom={:?} local={local:?} merge={merge:?} ff={fall_first} lp={:?}", self.ipdom[b], lp.map(|c| (c.header, c.exit, c.else_at, c.cond.is_some())));
-        }
         let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
@@ -1749,6 +1747,7 @@ impl<'a> Structurer<'a> {
             });
             out.extend(tail);
         } else if matches!(then.as_slice(), [Stmt::Continue])
+            && (jump_if || !is_in_or_is(&test))
             && !orelse.is_empty()
             && self.falls_to_latch(fall, taken, lp)
             && lp.is_some_and(|c| merge == Some(c.header))
@@ -1756,7 +1755,8 @@ impl<'a> Structurer<'a> {
             // (3.12+: `if c: B` ending a loop body jumps to B when c holds, over a copy of the
             // jump back: that copy is the end of the body, not a `continue` under `not c`; the
             // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense;
-            // jumping to B when c is false: `if not (c): B`, the `not` folded into the jump)
+            // jumping to B when c is false: `if not (c): B`, the `not` folded into the jump; not
+            // for `in` / `is`, whose `not (a in b)` CPython's AST optimizer makes `a not in b`)
             let test = match test {
                 t if jump_if => negate(t),
                 Expr::UnaryOp {

@@ -112,7 +112,11 @@ impl Structurer<'_> {
             self.reach_within(taken, &walls),
         );
         let apart = !rf[taken] && !rt[fall];
-        (apart && rf[ctx.header] && rt[ctx.header]).then_some(ctx.header)
+        // (a jump straight to a jump back is an explicit `continue`, which has a line of its
+        // own: `if c: A; continue` then B, A ending with `if d: raise`)
+        let explicit =
+            (0..rf.len()).any(|x| rf[x] && x != ctx.header && self.explicit_continue(x, ctx));
+        (apart && !explicit && rf[ctx.header] && rt[ctx.header]).then_some(ctx.header)
     }
 }
 
@@ -156,5 +160,55 @@ impl Structurer<'_> {
             && leaves(y)
             && self.cfg.blocks[x].handler == self.cfg.blocks[y].handler
             && self.entry_depth[x] == self.entry_depth[y]
+    }
+}
+
+/// A single `in` / `not in` / `is` / `is not` comparison (CPython compiles `not (a in b)` as
+/// `a not in b`).
+pub(super) fn is_in_or_is(e: &crate::ast::Expr) -> bool {
+    use crate::ast::{CmpOp, Expr};
+    matches!(e, Expr::Compare { ops, .. }
+        if ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
+}
+
+impl Structurer<'_> {
+    /// 3.12+: is block `x`, a lone jump back to the loop's header, an explicit `continue` rather
+    /// than a copy of the jump that ends the body? Copies are made one per jump to them (one
+    /// predecessor, the line of the test that goes there); 3.12 lays each right after its test
+    /// (no jump goes to it), 3.13+ may put it after the arm. A `continue` has a line of its own.
+    fn explicit_continue(&self, x: usize, ctx: &LoopCtx) -> bool {
+        if !self.is_latch(x, ctx) {
+            return false;
+        }
+        let preds = &self.cfg.blocks[x].preds;
+        let jumped: Vec<usize> = preds
+            .iter()
+            .copied()
+            .filter(|&p| self.succ(p, super::EdgeKind::Jump) == Some(x))
+            .collect();
+        if preds.len() >= 2 {
+            return !jumped.is_empty() || self.code.version >= PyVersion::V3_13;
+        }
+        let Some(&p) = jumped.first() else {
+            return false;
+        };
+        if self.code.version < PyVersion::V3_13 {
+            return true;
+        }
+        let line = |b: usize, last: bool| {
+            let ins = self.instrs(b);
+            let found = if last {
+                ins.iter()
+                    .rev()
+                    .find(|i| i.loc.line.is_some())
+                    .map(|i| i.loc.line)
+            } else {
+                ins.iter()
+                    .find(|i| i.loc.line.is_some())
+                    .map(|i| i.loc.line)
+            };
+            found.flatten()
+        };
+        matches!((line(x, false), line(p, true)), (Some(a), Some(b)) if a != b)
     }
 }

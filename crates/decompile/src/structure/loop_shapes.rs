@@ -124,6 +124,7 @@ impl Structurer<'_> {
     /// 3.12+: are `x` and `y` copies of one small exit block (`return None`, `return v` of a
     /// constant or a variable), which the compiler writes into each jump to it? Tests that go to
     /// such copies go to the same place: `while a and b:` whose guard tests leave by two copies.
+    /// (A copy starting with a line's NOP is a statement's, a `break` into the exit: not these.)
     pub(super) fn exit_copies(&self, x: usize, y: usize) -> bool {
         if self.code.version < PyVersion::V3_12 || x == y {
             return false;
@@ -131,7 +132,7 @@ impl Structurer<'_> {
         let real = |b: usize| -> Vec<_> {
             self.instrs(b)
                 .iter()
-                .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+                .filter(|i| i.op.name != "NOT_TAKEN")
                 .cloned()
                 .collect()
         };

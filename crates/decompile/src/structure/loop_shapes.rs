@@ -137,16 +137,20 @@ impl Structurer<'_> {
                 .collect()
         };
         let (a, b) = (real(x), real(y));
+        // (`return None` the compiler wrote, with no line of its own: each copy has the line of
+        // the test that goes there; a `return` statement has its own)
         let small_return = match a.as_slice() {
             [r] => r.op.name == "RETURN_CONST",
-            [l, r] => {
-                r.op.name == "RETURN_VALUE"
-                    && matches!(
-                        l.op.name,
-                        "LOAD_CONST" | "LOAD_SMALL_INT" | "LOAD_FAST" | "LOAD_FAST_BORROW"
-                    )
-            }
+            [l, r] => r.op.name == "RETURN_VALUE" && l.op.name == "LOAD_CONST",
             _ => false,
+        };
+        let line_of_test = |b: usize| {
+            let preds = &self.cfg.blocks[b].preds;
+            let first = self.instrs(b).iter().find_map(|i| i.loc.line);
+            let test = preds
+                .first()
+                .and_then(|&p| self.instrs(p).iter().rev().find_map(|i| i.loc.line));
+            preds.len() == 1 && first.is_some() && first == test
         };
         let leaves = |b: usize| {
             self.cfg.blocks[b]
@@ -155,6 +159,9 @@ impl Structurer<'_> {
                 .all(|e| e.kind == super::EdgeKind::Exception)
         };
         small_return
+            && self.returns_none(&a)
+            && line_of_test(x)
+            && line_of_test(y)
             && a.len() == b.len()
             && a.iter().zip(&b).all(|(p, q)| super::same_code_instr(p, q))
             && leaves(x)
@@ -211,5 +218,21 @@ impl Structurer<'_> {
             found.flatten()
         };
         matches!((line(x, false), line(p, true)), (Some(a), Some(b)) if a != b)
+    }
+}
+
+impl Structurer<'_> {
+    /// Do the instructions `ins` (`RETURN_CONST` or `LOAD_CONST; RETURN_VALUE`) return None?
+    fn returns_none(&self, ins: &[&framejit_bytecode::Instr]) -> bool {
+        let Some(first) = ins.first() else {
+            return false;
+        };
+        let framejit_bytecode::Arg::Raw(k) = first.arg else {
+            return false;
+        };
+        matches!(
+            self.code.consts.get(k as usize),
+            Some(crate::input::Const::Value(crate::ast::Constant::None))
+        )
     }
 }

@@ -23,6 +23,7 @@ mod legacy_layout;
 mod legacy_try_end;
 mod loop_else;
 mod loop_exits;
+mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
@@ -31,6 +32,7 @@ mod with_exits;
 pub(crate) use comp_lines::assign_apart;
 pub use coroutine::{bare_returns, keep_generator};
 use loop_exits::arms_leave;
+use loop_shapes::is_in_or_is;
 #[path = "legacy_blocks.rs"]
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
@@ -1647,6 +1649,24 @@ impl<'a> Structurer<'a> {
             out.push(Stmt::Continue);
             return Ok(None);
         }
+        // (3.12+: `if not (a and b): continue` before the rest of the body, one shared block)
+        if let Some(cont_taken) = self
+            .continue_then_rest(fall, taken, lp)
+            .filter(|_| kept.is_empty())
+        {
+            let t = fall_test(test, jump_if);
+            let (test, rest) = if cont_taken {
+                (negate(t), fall)
+            } else {
+                (t, taken)
+            };
+            out.push(Stmt::If {
+                test,
+                body: vec![Stmt::Continue],
+                orelse: Vec::new(),
+            });
+            return Ok(Some((rest, Vec::new())));
+        }
         // `while T:` compiled as a guard (jump past the loop unless T) before its loop.
         if kept.is_empty() && self.loop_at(fall).is_some() && lp.map(|c| c.header) != Some(fall) {
             let saved = (self.visits.clone(), self.emitted.clone());
@@ -1712,12 +1732,25 @@ impl<'a> Structurer<'a> {
                 // (3.12+: `if c: B` ending a loop body, B leaving, tests c and jumps to B over
                 // the jump back to the header: that jump is the end of the body, not B)
                 None if self.falls_to_latch(fall, taken, lp) => (Some(fall), true),
+                // (3.12+ `if a and b: B` ending a loop body, a copy of the jump back per test)
+                None if self.ends_body_over_copies(fall, taken, lp) => (Some(taken), true),
+                // (3.12+: both arms go back to the header, neither reaches the other: `if`/`else`
+                // ending the loop body; the arm laid out first is its body)
+                None if self.arms_end_body(b, fall, taken, lp).is_some() => {
+                    (self.arms_end_body(b, fall, taken, lp), fall < taken)
+                }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
                 None if self.legacy_taken_continues(taken, lp) => (Some(taken), true),
                 None => (Some(fall), false),
             },
+        };
+        // (3.12+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
+        let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
+            (Some(taken), true)
+        } else {
+            (merge, fall_first)
         };
         let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
@@ -1744,17 +1777,30 @@ impl<'a> Structurer<'a> {
                 orelse,
             });
             out.extend(tail);
-        } else if jump_if
-            && matches!(then.as_slice(), [Stmt::Continue])
+        } else if matches!(then.as_slice(), [Stmt::Continue])
+            && (jump_if || !is_in_or_is(&test))
             && !orelse.is_empty()
             && self.falls_to_latch(fall, taken, lp)
             && lp.is_some_and(|c| merge == Some(c.header))
         {
             // (3.12+: `if c: B` ending a loop body jumps to B when c holds, over a copy of the
             // jump back: that copy is the end of the body, not a `continue` under `not c`; the
-            // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense)
+            // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense;
+            // jumping to B when c is false: `if not (c): B`, the `not` folded into the jump; not
+            // for `in` / `is`, whose `not (a in b)` CPython's AST optimizer makes `a not in b`)
+            let test = match test {
+                t if jump_if => negate(t),
+                Expr::UnaryOp {
+                    op: UnaryOp::Not,
+                    operand,
+                } => *operand,
+                t => Expr::UnaryOp {
+                    op: UnaryOp::Not,
+                    operand: Box::new(t),
+                },
+            };
             out.push(Stmt::If {
-                test: negate(test),
+                test,
                 body: orelse,
                 orelse: Vec::new(),
             });
@@ -2065,7 +2111,8 @@ impl<'a> Structurer<'a> {
                 };
                 // (3.12+ copy the jump back to a `while` loop's header into each place that goes
                 // there: the parts of its bottom test)
-                let same = |x: usize, y: usize| self.same_place(x, y, lp);
+                // (3.12+ also copies of one small exit block: `return None` after the loop)
+                let same = |x: usize, y: usize| self.same_place(x, y, lp) || self.exit_copies(x, y);
                 // (3.12+ `if a and b: B` ending a loop body: each test jumps to the next over its
                 // own copy of the jump back, the way on when it is false)
                 let same_false = |x: usize, y: usize| same(x, y) || self.latch_copies(x, y, lp);

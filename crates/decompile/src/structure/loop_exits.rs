@@ -382,7 +382,7 @@ impl Structurer<'_> {
     }
 
     /// Is block `b` only the jump back to the header of loop `ctx` (markers aside)?
-    fn is_latch(&self, b: usize, ctx: &LoopCtx) -> bool {
+    pub(super) fn is_latch(&self, b: usize, ctx: &LoopCtx) -> bool {
         let ins = self.instrs(b);
         let mut real = ins
             .iter()

@@ -180,11 +180,28 @@ fn negate(test: Expr) -> Expr {
                 comparators,
             }
         }
+        // `not (a is None or b in c)` as `a is not None and b not in c` (De Morgan), where every
+        // operand negates exactly into a comparison: how the compiler's jumps read back
+        Expr::BoolOp { op, values } if values.len() >= 2 && values.iter().all(exact_compare) => {
+            Expr::BoolOp {
+                op: match op {
+                    BoolOp::And => BoolOp::Or,
+                    BoolOp::Or => BoolOp::And,
+                },
+                values: values.into_iter().map(negate).collect(),
+            }
+        }
         other => Expr::UnaryOp {
             op: UnaryOp::Not,
             operand: Box::new(other),
         },
     }
+}
+
+/// An `is` / `is not` / `in` / `not in` comparison of two operands (always a bool, exactly negated).
+fn exact_compare(e: &Expr) -> bool {
+    matches!(e, Expr::Compare { ops, .. }
+        if ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
 }
 
 /// The test under which control falls through a branch that jumps when the test is `jump_if`.

@@ -1816,7 +1816,23 @@ impl<'a> Structurer<'a> {
         let false_target = self
             .succ(cleanup, EdgeKind::Jump)
             .or_else(|| self.succ(cleanup, EdgeKind::Fall));
-        let (stmts, exit, left2) = self.run(next, left)?;
+        // (the test may be split where an exception range ends: 3.12+ inlined comprehensions)
+        let mut split = Vec::new();
+        let mut last = next;
+        let (mut stmts, mut exit, mut left2) = self.run(next, left)?;
+        while let (Exit::Flow, true, None) =
+            (&exit, stmts.is_empty(), self.succ(last, EdgeKind::Jump))
+        {
+            match self.succ(last, EdgeKind::Fall) {
+                Some(n) if self.live_preds(n) == 1 && !self.emitted[n] => {
+                    split.push(n);
+                    last = n;
+                    (stmts, exit, left2) = self.run(n, left2)?;
+                }
+                _ => break,
+            }
+        }
+        let (first, next) = (next, last);
         let Exit::Branch {
             test: test2,
             jump_if: j2,
@@ -1829,7 +1845,20 @@ impl<'a> Structurer<'a> {
         if !stmts.is_empty() {
             return Err(self.err(bad()));
         }
-        let mut members = vec![b, next, cleanup];
+        let mut members = vec![b, first, cleanup];
+        members.extend(split);
+        // the cleanup goes where the whole comparison goes when false
+        let joins = |this: &Self, f: usize| {
+            if just_pops {
+                // (3.12+ may have copied the false target's small exit block)
+                false_target.is_some_and(|x| {
+                    let (x, f) = (this.resolve_jumps(x), this.resolve_jumps(f));
+                    x == f || this.same_code(x, f)
+                })
+            } else {
+                this.copy_of_block(cleanup, 1, f)
+            }
+        };
         let (rest, t, f) = if matches!(left2.last(), Some(Val::Chain(_))) && !j2 {
             let more = self.chain_cond(next, test2, left2, base)?;
             members.extend(more.members);
@@ -1842,24 +1871,20 @@ impl<'a> Structurer<'a> {
                 .succ(next, EdgeKind::Fall)
                 .ok_or_else(|| self.err(bad()))?;
             // (where control goes when the comparison is true, when false)
-            if j2 {
-                (test2, taken, fall)
-            } else {
+            if !j2 {
                 (test2, fall, taken)
+            } else if joins(self, taken) {
+                // the last comparison jumps to the false target when it holds: `m is None`
+                // tested by POP_JUMP_IF_NOT_NONE (3.12+), read as `m is not None` jumping
+                // (`negate` is exact only for `is` / `in`; anything else is no comparison then)
+                (negate(test2), fall, taken)
+            } else {
+                (test2, taken, fall)
             }
         } else {
             return Err(self.err(bad()));
         };
-        let joins = if just_pops {
-            // (3.12+ may have copied the false target's small exit block)
-            false_target.is_some_and(|x| {
-                let (x, f) = (self.resolve_jumps(x), self.resolve_jumps(f));
-                x == f || self.same_code(x, f)
-            })
-        } else {
-            self.copy_of_block(cleanup, 1, f)
-        };
-        if !joins {
+        if !joins(self, f) {
             return Err(self.err(bad()));
         }
         let merged = crate::exprs::merge_chain(&test, &rest).ok_or_else(|| self.err(bad()))?;
@@ -1878,13 +1903,19 @@ impl<'a> Structurer<'a> {
     pub(super) fn copy_of_block(&self, a: usize, skip: usize, b: usize) -> bool {
         let ia = self.instrs(a);
         let ib = self.instrs(b);
-        if ia.len() < skip || ia.len() - skip != ib.len() {
+        if ia.len() < skip {
             return false;
         }
-        let same = ia[skip..]
-            .iter()
-            .zip(&ib)
-            .all(|(x, y)| same_code_instr(x, y));
+        // (3.14 starts a branch's fall-through block with NOT_TAKEN, which does nothing)
+        let real = |i: &&Instr| !matches!(i.op.name, "NOT_TAKEN" | "NOP");
+        let (xa, xb): (Vec<&Instr>, Vec<&Instr>) = (
+            ia[skip..].iter().copied().filter(real).collect(),
+            ib.iter().copied().filter(real).collect(),
+        );
+        if xa.len() != xb.len() {
+            return false;
+        }
+        let same = xa.iter().zip(&xb).all(|(x, y)| same_code_instr(x, y));
         let succs = |x: usize| -> Vec<usize> {
             let mut v: Vec<usize> = self.cfg.blocks[x]
                 .succs

@@ -1,0 +1,63 @@
+"""Behaviour suite: expression-level control flow and comprehensions of the shapes 3.11-3.14
+compile in ways of their own: chained comparisons whose last test jumps on `is None` / `is not
+None` (3.14 POP_JUMP_IF_NOT_NONE), whose false arm 3.14 copies after the cleanup's POP_TOP (an
+`assert` / a small `return`), and chained comparisons inside an inlined comprehension's `if`
+(3.12+, where an exception range splits the test). The operands of some log their evaluation
+into the list argument, so a decompiled version that evaluates one twice or out of order gives a
+different result."""
+
+
+def t(log, v):
+    log.append(v)
+    return v
+
+
+def chain_is_none(a, b, c):
+    if a is b is c is None:
+        return 1
+    return 2
+
+
+def chain_is_not_none(a, b, c):
+    if a is b is not None:
+        return c
+    return 2
+
+
+def chain_assert(a, b):
+    assert 0 <= a < b, "x"
+    return a
+
+
+def chain_assert_logged(a, b, log):
+    assert t(log, 0) <= t(log, a) < t(log, b), "out of range"
+    return log
+
+
+def chain_in_listcomp(xs, m):
+    return [x for x in xs if 0 < x < m]
+
+
+def chain_two_in_listcomp(xs, m, n):
+    return [x for x in xs if 0 <= x < m and 0 <= x + 1 < n]
+
+
+def chain_in_elif(res, a, items):
+    while items:
+        if res == 1:
+            break
+        elif a <= res < a + len(items):
+            res -= a
+        items = items[1:]
+    return res
+
+
+CASES = {
+    "chain_is_none": [(None, None, None), (1, 1, None), (None, None, 2), (1, 2, 3)],
+    "chain_is_not_none": [(None, None, 3), (1, 1, 3), (1, 2, 3)],
+    "chain_assert": [(0, 1), (1, 1), (-1, 1), (2, 5)],
+    "chain_assert_logged": [(0, 1, []), (1, 1, []), (-1, 1, [])],
+    "chain_in_listcomp": [([0, 1, 2, 3, 4], 3), ([], 1), ([5, -1], 9)],
+    "chain_two_in_listcomp": [([0, 1, 2, 3, 4], 3, 3), ([0, 1, 2], 9, 2)],
+    "chain_in_elif": [(5, 2, [1, 2, 3]), (1, 2, [1]), (9, 1, [1, 2])],
+}

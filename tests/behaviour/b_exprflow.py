@@ -52,6 +52,46 @@ def chain_in_elif(res, a, items):
     return res
 
 
+def any_over_listcomp(a, b, n):
+    return any(p in a for p in [b[i:i + n + 1] for i in range(0, len(b) - n - 1)])
+
+
+def all_over_ifexp(xs, ys, flag):
+    return all(x in ys for x in (xs if flag else ys))
+
+
+def tuple_over_listcomp(xs):
+    return tuple(x * 2 for x in [y for y in xs if y])
+
+
+class _Ctx:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+
+    def __exit__(self, *exc):
+        self.log.append("exit")
+
+
+def all_in_with_in_loop(items, hexd, log):
+    for n in items:
+        with _Ctx(log):
+            log.append(all(c in hexd for c in n))
+    return log
+
+
+def tuple_in_try(v):
+    x = None
+    if v:
+        try:
+            x = tuple(int(i) for i in v.split("."))
+        except ValueError:
+            x = ()
+    return x
+
+
 CASES = {
     "chain_is_none": [(None, None, None), (1, 1, None), (None, None, 2), (1, 2, 3)],
     "chain_is_not_none": [(None, None, 3), (1, 1, 3), (1, 2, 3)],
@@ -60,4 +100,9 @@ CASES = {
     "chain_in_listcomp": [([0, 1, 2, 3, 4], 3), ([], 1), ([5, -1], 9)],
     "chain_two_in_listcomp": [([0, 1, 2, 3, 4], 3, 3), ([0, 1, 2], 9, 2)],
     "chain_in_elif": [(5, 2, [1, 2, 3]), (1, 2, [1]), (9, 1, [1, 2])],
+    "any_over_listcomp": [("abcd", "bc", 1), ("abcd", "xy", 0), ("", "", 0)],
+    "all_over_ifexp": [([1, 2], [1, 2, 3], True), ([1, 5], [1, 2], True), ([], [4], False)],
+    "tuple_over_listcomp": [([0, 1, 2],), ([],)],
+    "all_in_with_in_loop": [(["ab", "xz"], "abcdef", []), ([], "a", [])],
+    "tuple_in_try": [("1.2.3",), ("1.x",), ("",)],
 }

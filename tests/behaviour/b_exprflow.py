@@ -92,6 +92,72 @@ def tuple_in_try(v):
     return x
 
 
+def return_through_finally_if(n, func, log):
+    try:
+        for i in range(n):
+            result = func(i)
+        return result
+    finally:
+        if n > 1:
+            log.append(n)
+        log.append("done")
+
+
+def return_call_through_finally_if(n, log):
+    try:
+        return t(log, n * 2)
+    finally:
+        if n > 1:
+            log.append(n)
+        else:
+            log.append(-n)
+        log.append("done")
+
+
+def return_name_changed_in_finally(x, log):
+    try:
+        return x
+    finally:
+        if x:
+            x = 5
+            log.append(x)
+
+
+def return_attr_through_finally(box, log):
+    try:
+        return box.value
+    finally:
+        if box.value:
+            box.value = None
+        log.append("done")
+
+
+class _Box:
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return "_Box(%r)" % (self.value,)
+
+
+def return_through_finally_try(waiter, ok):
+    gotit = False
+    try:
+        if waiter is None:
+            gotit = True
+        elif waiter <= 0:
+            gotit = ok
+        else:
+            gotit = not ok
+        return gotit
+    finally:
+        if not gotit:
+            try:
+                ok.remove(waiter)
+            except (ValueError, AttributeError):
+                pass
+
+
 CASES = {
     "chain_is_none": [(None, None, None), (1, 1, None), (None, None, 2), (1, 2, 3)],
     "chain_is_not_none": [(None, None, 3), (1, 1, 3), (1, 2, 3)],
@@ -105,4 +171,9 @@ CASES = {
     "tuple_over_listcomp": [([0, 1, 2],), ([],)],
     "all_in_with_in_loop": [(["ab", "xz"], "abcdef", []), ([], "a", [])],
     "tuple_in_try": [("1.2.3",), ("1.x",), ("",)],
+    "return_through_finally_if": [(3, str, []), (1, str, []), (0, str, [])],
+    "return_call_through_finally_if": [(3, []), (0, [])],
+    "return_name_changed_in_finally": [(0, []), (2, [])],
+    "return_attr_through_finally": [(_Box(1), []), (_Box(0), [])],
+    "return_through_finally_try": [(None, [1]), (0, []), (-1, [-1]), (3, [3])],
 }

@@ -16,6 +16,7 @@ mod dup_tail;
 mod except_exit;
 mod except_star;
 mod finally_exits;
+mod finally_wait;
 mod inline_comp;
 mod legacy_async;
 mod legacy_layout;
@@ -1533,6 +1534,18 @@ impl<'a> Structurer<'a> {
                         if let Some(stmts) = self.dup_tail_ifexp(b, &test, jump_if, &left)? {
                             out.extend(stmts);
                             break;
+                        }
+                        // a value computed in a try body waits under the statements of the
+                        // finally body's copy (`return x` through `finally: if c: ...`)
+                        if let Some(waiting) = self.waits_through(base, &left) {
+                            match self.branch_stmt(b, &left, lp, test, jump_if, &mut out)? {
+                                Some((m, more)) => {
+                                    b = m;
+                                    carry = [waiting, more].concat();
+                                    continue;
+                                }
+                                None => break,
+                            }
                         }
                         return Err(self.err(
                             "a value stays on the stack across a branch (expression-level flow)",

@@ -158,6 +158,29 @@ def return_through_finally_try(waiter, ok):
                 pass
 
 
+def unpack_dropped_store(rows, code):
+    for op, dummy, dummy in rows:
+        if op == code:
+            return dummy
+    return None
+
+
+def unpack_two_dropped(entries):
+    out = []
+    for start, end, target, _, _ in entries:
+        out.append((start, end, target, _))
+    return out
+
+
+def unpack_dropped_in_genexpr(rows):
+    return any(v == 3 for _, _, v in rows)
+
+
+def unpack_dropped_assign(row):
+    a, b, a = row
+    return a, b
+
+
 CASES = {
     "chain_is_none": [(None, None, None), (1, 1, None), (None, None, 2), (1, 2, 3)],
     "chain_is_not_none": [(None, None, 3), (1, 1, 3), (1, 2, 3)],
@@ -175,5 +198,9 @@ CASES = {
     "return_call_through_finally_if": [(3, []), (0, [])],
     "return_name_changed_in_finally": [(0, []), (2, [])],
     "return_attr_through_finally": [(_Box(1), []), (_Box(0), [])],
+    "unpack_dropped_store": [([(1, 2, 3), (4, 5, 6)], 4), ([], 1), ([(1, 2, 3)], 9)],
+    "unpack_two_dropped": [([(1, 2, 3, 4, 5), (6, 7, 8, 9, 10)],), ([],)],
+    "unpack_dropped_in_genexpr": [([(1, 2, 3)],), ([(1, 2, 4)],), ([],)],
+    "unpack_dropped_assign": [((1, 2, 3),), ("abc",)],
     "return_through_finally_try": [(None, [1]), (0, []), (-1, [-1]), (3, [3])],
 }

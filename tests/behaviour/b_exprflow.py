@@ -181,6 +181,45 @@ def unpack_dropped_assign(row):
     return a, b
 
 
+class _F:
+    def __init__(self, compare, hash):
+        self.compare = compare
+        self.hash = hash
+
+    def __repr__(self):
+        return "_F(%r, %r)" % (self.compare, self.hash)
+
+
+def ifexp_condition(f):
+    if f.compare if f.hash is None else f.hash:
+        return 1
+    return 2
+
+
+def ifexp_condition_in_loop(fields):
+    out = []
+    for f in fields:
+        if f.compare if f.hash is None else f.hash:
+            out.append(f)
+    return out
+
+
+def ifexp_condition_in_listcomp(fields):
+    return [f for f in fields if (f.compare if f.hash is None else f.hash)]
+
+
+def or_in_setcomp(items, g):
+    return sorted({h for h in items if h & 3 != 3 or g(h) != 2})
+
+
+def or_not_in_listcomp(xs, m):
+    return [e for e in xs if not e.startswith("_") or m(e)]
+
+
+def or_in_genexpr(items, value):
+    return sum(1 for v in items if v is value or v == value)
+
+
 CASES = {
     "chain_is_none": [(None, None, None), (1, 1, None), (None, None, 2), (1, 2, 3)],
     "chain_is_not_none": [(None, None, 3), (1, 1, 3), (1, 2, 3)],
@@ -202,5 +241,11 @@ CASES = {
     "unpack_two_dropped": [([(1, 2, 3, 4, 5), (6, 7, 8, 9, 10)],), ([],)],
     "unpack_dropped_in_genexpr": [([(1, 2, 3)],), ([(1, 2, 4)],), ([],)],
     "unpack_dropped_assign": [((1, 2, 3),), ("abc",)],
+    "ifexp_condition": [(_F(1, None),), (_F(0, None),), (_F(1, 0),), (_F(0, 2),)],
+    "ifexp_condition_in_loop": [([_F(1, None), _F(0, None), _F(1, 0), _F(0, 2)],)],
+    "ifexp_condition_in_listcomp": [([_F(1, None), _F(0, None), _F(1, 0), _F(0, 2)],)],
+    "or_in_setcomp": [([1, 3, 7, 11, 4], abs), ([3, 7], lambda h: 2)],
+    "or_not_in_listcomp": [(["_a", "b", "__c__"], lambda e: e.endswith("_")), ([], str)],
+    "or_in_genexpr": [([1, 2, 1.0, "1"], 1), ([], 0)],
     "return_through_finally_try": [(None, [1]), (0, []), (-1, [-1]), (3, [3])],
 }

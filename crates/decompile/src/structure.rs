@@ -2081,9 +2081,58 @@ impl<'a> Structurer<'a> {
                 members.extend(spans);
                 continue 'grow;
             }
+            // `if (a if c else b):` — both arms are tests going to the same two places
+            if let Some((e, nt, nf, spans)) = self.ifexp_condition(&members, base, &cond, t, f, lp)
+            {
+                cond = e;
+                (t, f) = (nt, nf);
+                members.extend(spans);
+                continue 'grow;
+            }
             break;
         }
         (cond, t, f, members)
+    }
+
+    /// The condition `cond` (true: to `t`, false: to `f`) as the test of a conditional
+    /// expression tested for truth: `t` and `f` are test blocks that go to the same two places.
+    /// The expression, its targets when true and false, and the blocks the arms span.
+    fn ifexp_condition(
+        &mut self,
+        members: &[usize],
+        base: &[Val],
+        cond: &Expr,
+        t: usize,
+        f: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<(Expr, usize, usize, Vec<usize>)> {
+        if t == f {
+            return None;
+        }
+        let (ea, ta, fa, sa) = self.test_block(t, members, base, lp)?;
+        let (eb, tb, fb, sb) = self.test_block(f, members, base, lp)?;
+        // (blocks that only jump to one place are that place: 3.12+ copy a loop's jump back)
+        let same = |x: usize, y: usize| {
+            self.same_place(x, y, lp) || self.resolve_jumps(x) == self.resolve_jumps(y)
+        };
+        if !same(ta, tb) || !same(fa, fb) || sa.iter().any(|x| sb.contains(x)) {
+            return None;
+        }
+        // (the arm laid out first is the body: the compiler jumps over it to the `else`)
+        let e = if f < t {
+            Expr::IfExp {
+                test: Box::new(negate(cond.clone())),
+                body: Box::new(eb),
+                orelse: Box::new(ea),
+            }
+        } else {
+            Expr::IfExp {
+                test: Box::new(cond.clone()),
+                body: Box::new(ea),
+                orelse: Box::new(eb),
+            }
+        };
+        Some((e, ta, fa, sa.into_iter().chain(sb).collect()))
     }
 
     /// Block `c` as a part of the condition made of `members`: only a test (no statements, nothing
@@ -2121,11 +2170,48 @@ impl<'a> Structurer<'a> {
         if self.probes > 64 * self.cfg.blocks.len() + 1024 {
             return None;
         }
-        let taken = self.succ(c, EdgeKind::Jump)?;
-        let fall = self.succ(c, EdgeKind::Fall)?;
         let saved = (self.emitted[c], self.work);
         let attempt = self.run(c, base.to_vec());
         (self.emitted[c], self.work) = saved;
+        // (a test split in two blocks where an exception range ends before its jump: 3.12+
+        // inlined comprehensions, whose ranges leave out the jumps)
+        if let Ok((stmts, Exit::Flow, left)) = &attempt {
+            let d = self.succ(c, EdgeKind::Fall)?;
+            if !stmts.is_empty()
+                || self.succ(c, EdgeKind::Jump).is_some()
+                || self.cfg.blocks[d].preds != [c]
+                || self.emitted[d]
+                || self.loop_at(d).is_some()
+            {
+                return None;
+            }
+            let saved = (self.emitted[d], self.work);
+            let attempt = self.run(d, left.clone());
+            (self.emitted[d], self.work) = saved;
+            let (taken, fall) = (self.succ(d, EdgeKind::Jump)?, self.succ(d, EdgeKind::Fall)?);
+            return match attempt {
+                Ok((
+                    stmts,
+                    Exit::Branch {
+                        test,
+                        jump_if,
+                        keep: false,
+                        copy: false,
+                    },
+                    left,
+                )) if stmts.is_empty() && left.len() == base.len() => {
+                    let (t, f) = if jump_if {
+                        (taken, fall)
+                    } else {
+                        (fall, taken)
+                    };
+                    Some(self.fold_condition(vec![c, d], base, test, t, f, lp))
+                }
+                _ => None,
+            };
+        }
+        let taken = self.succ(c, EdgeKind::Jump)?;
+        let fall = self.succ(c, EdgeKind::Fall)?;
         match attempt {
             Ok((
                 stmts,

@@ -220,6 +220,36 @@ def or_in_genexpr(items, value):
     return sum(1 for v in items if v is value or v == value)
 
 
+def try_else_clauses_leave(mapping, key, value):
+    try:
+        v = mapping[key]
+    except KeyError:
+        return False
+    else:
+        return v is value or v == value
+
+
+def try_after_clauses_leave(mapping, key, value):
+    try:
+        v = mapping[key]
+    except KeyError:
+        return False
+    return v is value or v == value
+
+
+def try_else_in_if(size):
+    if size is None:
+        size = -1
+    else:
+        try:
+            size_index = size.__index__
+        except AttributeError:
+            raise TypeError("not an integer")
+        else:
+            size = size_index()
+    return size
+
+
 CASES = {
     "chain_is_none": [(None, None, None), (1, 1, None), (None, None, 2), (1, 2, 3)],
     "chain_is_not_none": [(None, None, 3), (1, 1, 3), (1, 2, 3)],
@@ -247,5 +277,8 @@ CASES = {
     "or_in_setcomp": [([1, 3, 7, 11, 4], abs), ([3, 7], lambda h: 2)],
     "or_not_in_listcomp": [(["_a", "b", "__c__"], lambda e: e.endswith("_")), ([], str)],
     "or_in_genexpr": [([1, 2, 1.0, "1"], 1), ([], 0)],
+    "try_else_clauses_leave": [({1: 2}, 1, 2), ({1: 2}, 3, 2), ({1: 2}, 1, 5)],
+    "try_after_clauses_leave": [({1: 2}, 1, 2), ({1: 2}, 3, 2), ({1: 2}, 1, 5)],
+    "try_else_in_if": [(None,), (3,), ("x",)],
     "return_through_finally_try": [(None, [1]), (0, []), (-1, [-1]), (3, [3])],
 }

@@ -13,6 +13,7 @@ mod block_instrs;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
+mod else_borrow;
 mod except_exit;
 mod except_star;
 mod finally_exits;
@@ -2535,7 +2536,8 @@ impl<'a> Structurer<'a> {
         } else {
             // (3.14: where no clause comes out, the code after the body reads the same as the
             // statement's `else:` or as the code after it, but 3.14 borrows the locals an `else:`
-            // loads and not those of the code after: the latter, as such code is usually written)
+            // loads and not those of the code after: the latter, as such code is usually written,
+            // unless its first local load borrows)
             // (functions only: a module's or class body's code ends with the `return None` the
             // printer drops only at the top level or in an `else:`)
             let function = self.code.flags & 0x1 != 0;
@@ -2546,6 +2548,7 @@ impl<'a> Structurer<'a> {
                 && handlers
                     .iter()
                     .all(|h| finally_exits::ends_by_leaving(&h.body))
+                && !after.is_some_and(|a| self.starts_borrowing(a))
             {
                 after_try.splice(0..0, rest);
                 Vec::new()

@@ -1921,7 +1921,7 @@ impl<'a> Structurer<'a> {
             return false;
         }
         // (3.14 starts a branch's fall-through block with NOT_TAKEN, which does nothing)
-        let real = |i: &&Instr| !matches!(i.op.name, "NOT_TAKEN" | "NOP");
+        let real = |i: &&Instr| i.op.name != "NOT_TAKEN";
         let (xa, xb): (Vec<&Instr>, Vec<&Instr>) = (
             ia[skip..].iter().copied().filter(real).collect(),
             ib.iter().copied().filter(real).collect(),

@@ -120,6 +120,15 @@ struct Unpack {
     star: Option<usize>,
 }
 
+/// The target of an unpacked value popped instead of stored (a dropped store, see `fill_unpack`):
+/// no name can be spelt this way.
+fn dead_store() -> Expr {
+    Expr::Name {
+        id: "<dropped store>".to_string(),
+        ctx: ExprContext::Store,
+    }
+}
+
 /// How a block ends, for the structurer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Exit {
@@ -1132,7 +1141,22 @@ impl<'a> Sim<'a> {
         if up.targets.iter().any(Option::is_none) {
             return Ok(());
         }
-        let elts: Vec<Expr> = up.targets.iter().flatten().cloned().collect();
+        let mut elts: Vec<Expr> = up.targets.iter().flatten().cloned().collect();
+        // a dropped store is one of the same unpacking's later names (any of them compiles
+        // to the same code: only the last store of a name is kept)
+        for k in 0..elts.len() {
+            if elts[k] != dead_store() {
+                continue;
+            }
+            let later = elts[k + 1..]
+                .iter()
+                .find(|e| matches!(e, Expr::Name { .. }) && **e != dead_store())
+                .cloned();
+            match later {
+                Some(name) => elts[k] = name,
+                None => return Err(self.err(ins, "an unpacked value dropped, not stored")),
+            }
+        }
         let tuple = Expr::Tuple {
             elts,
             ctx: ExprContext::Store,
@@ -1768,6 +1792,11 @@ impl<'a> Sim<'a> {
                             ins,
                             "an in-place operator's result popped without being stored back",
                         ))
+                    }
+                    // 3.13+ drop a store that a later store of the same name in one unpacking
+                    // overwrites (`for op, _, _ in x`): which name is settled when it completes
+                    Val::Unpacked { unpack, slot } => {
+                        self.fill_unpack(ins, unpack, slot, dead_store())?
                     }
                     _ => {}
                 }

@@ -13,7 +13,7 @@
 
 use crate::input::Const;
 use framejit_bytecode::opcode::ArgKind;
-use framejit_bytecode::{Arg, Bytecode, Instr, Item, Label};
+use framejit_bytecode::{Arg, Bytecode, Instr, Item, Label, TryBegin};
 
 /// What a builtin's fast path computes: the test that ends the loop early and the value then, or
 /// (None) collecting every item into a list made into a tuple.
@@ -84,12 +84,30 @@ fn label_index(items: &[Item], l: Label) -> Option<usize> {
     items.iter().position(|it| *it == Item::Label(l))
 }
 
-/// Skip NOT_TAKEN / NOP (3.14's branch markers and line placeholders).
+/// Skip NOT_TAKEN / NOP (3.14's branch markers and line placeholders) and exception-range markers
+/// (a range ends where a NOT_TAKEN; JUMP_BACKWARD is left uncovered).
 fn skip_nops(items: &[Item], mut i: usize) -> usize {
-    while instr(items, i).is_some_and(|ins| matches!(ins.op.name, "NOT_TAKEN" | "NOP")) {
+    while match items.get(i) {
+        Some(Item::Instr(ins)) => matches!(ins.op.name, "NOT_TAKEN" | "NOP"),
+        Some(Item::TryBegin(_) | Item::TryEnd) => true,
+        _ => false,
+    } {
         i += 1;
     }
     i
+}
+
+/// The index of label `l` at `i`, past no-ops, range markers and other labels (those inside the
+/// fast path are jumped to by none but its own jumps, checked at the end).
+fn to_label(items: &[Item], mut i: usize, l: Label) -> Option<usize> {
+    loop {
+        match items.get(i)? {
+            Item::Label(x) if *x == l => return Some(i),
+            Item::Label(_) | Item::TryBegin(_) | Item::TryEnd => i += 1,
+            Item::Instr(ins) if matches!(ins.op.name, "NOT_TAKEN" | "NOP") => i += 1,
+            Item::Instr(_) => return None,
+        }
+    }
 }
 
 /// A fast path starting with `COPY 1` at `at`: the end (exclusive) of the items to remove, which are
@@ -125,27 +143,17 @@ fn fast_path_at(items: &[Item], at: usize, consts: &[Const]) -> Option<usize> {
         }
         i += 1;
     }
-    // the generator, as in the slow path: straight-line code ending in `CALL 0`
+    // the generator, as in the slow path, ending in `CALL 0` (its own control flow, an inlined
+    // comprehension or a conditional expression, with its labels and exception ranges in the
+    // same places)
     let gen_start = i;
-    while let Some(ins) = instr(items, i) {
-        if ins.op.is_jump() {
-            return None;
-        }
-        i += 1;
-    }
-    let gen = gen_start..i;
-    if gen.is_empty() || !is(instr(items, i - 1), "CALL", Some(0)) {
+    let below = if kind.short.is_some() { 2 } else { 1 };
+    let len = same_code(items, gen_start, slow + 2, below)?;
+    let i = gen_start + len;
+    if len == 0 || !is(instr(items, i - 1), "CALL", Some(0)) {
         return None;
     }
-    for (k, g) in gen.clone().enumerate() {
-        let (Some(a), Some(b)) = (instr(items, g), instr(items, slow + 2 + k)) else {
-            return None;
-        };
-        if !same(a, b) {
-            return None;
-        }
-    }
-    let call = slow + 2 + gen.len();
+    let call = slow + 2 + len;
     if !is(instr(items, call), "CALL", Some(1)) {
         return None;
     }
@@ -182,49 +190,48 @@ fn fast_path_at(items: &[Item], at: usize, consts: &[Const]) -> Option<usize> {
             }
             let short_label = jump.target()?;
             i = skip_nops(items, i + 2);
+            while matches!(items.get(i), Some(Item::Label(_))) {
+                i = skip_nops(items, i + 1);
+            }
             if !back_to_head(instr(items, i)) {
                 return None;
             }
-            i += 1;
+            i = skip_nops(items, to_label(items, i + 1, short_label)? + 1);
             // the two ways out follow, early exit first
-            if items.get(i) != Some(&Item::Label(short_label))
+            if !is(instr(items, i), "POP_ITER", None) || !is_bool(instr(items, i + 1), early) {
+                return None;
+            }
+            let e = exit(items, i + 2, call, slow)?;
+            exits.push((i + 2, e));
+            i = skip_nops(items, to_label(items, e, end_label)? + 1);
+            if !is(instr(items, i), "END_FOR", None)
                 || !is(instr(items, i + 1), "POP_ITER", None)
-                || !is_bool(instr(items, i + 2), early)
+                || !is_bool(instr(items, i + 2), last)
             {
                 return None;
             }
             let e = exit(items, i + 3, call, slow)?;
             exits.push((i + 3, e));
             i = e;
-            if items.get(i) != Some(&Item::Label(end_label))
-                || !is(instr(items, i + 1), "END_FOR", None)
-                || !is(instr(items, i + 2), "POP_ITER", None)
-                || !is_bool(instr(items, i + 3), last)
-            {
-                return None;
-            }
-            let e = exit(items, i + 4, call, slow)?;
-            exits.push((i + 4, e));
-            i = e;
         }
         None => {
             if !is(instr(items, i), "LIST_APPEND", Some(2)) || !back_to_head(instr(items, i + 1)) {
                 return None;
             }
-            i += 2;
-            let to_tuple = instr(items, i + 3).filter(|x| x.op.name == "CALL_INTRINSIC_1")?;
-            if items.get(i) != Some(&Item::Label(end_label))
-                || !is(instr(items, i + 1), "END_FOR", None)
-                || !is(instr(items, i + 2), "POP_ITER", None)
+            i = skip_nops(items, to_label(items, i + 2, end_label)? + 1);
+            let to_tuple = instr(items, i + 2).filter(|x| x.op.name == "CALL_INTRINSIC_1")?;
+            if !is(instr(items, i), "END_FOR", None)
+                || !is(instr(items, i + 1), "POP_ITER", None)
                 || named(to_tuple) != Some("INTRINSIC_LIST_TO_TUPLE")
             {
                 return None;
             }
-            let e = exit(items, i + 4, call, slow)?;
-            exits.push((i + 4, e));
+            let e = exit(items, i + 3, call, slow)?;
+            exits.push((i + 3, e));
             i = e;
         }
     }
+    let i = to_label(items, i, slow_label)?;
     // the fast path ends where the slow path starts, and nothing else jumps into it or to the slow
     // path's label (the removed items)
     if i != slow {
@@ -245,13 +252,92 @@ fn fast_path_at(items: &[Item], at: usize, consts: &[Const]) -> Option<usize> {
         };
         (k < at || k > slow) && target.is_some_and(|t| inside.contains(&t))
     });
-    let markers = items[at..=slow]
-        .iter()
-        .any(|it| matches!(it, Item::TryBegin(_) | Item::TryEnd));
-    if jumps_in || markers {
+    // (exception ranges that end and start again inside the fast path: removed, every
+    // instruction keeps its handler when the range open after it is the one open before)
+    if jumps_in || open_range(items, at) != open_range(items, slow + 1) {
         return None;
     }
     Some(slow + 1)
+}
+
+/// The exception range open at item `i` (3.11+ ranges are flat).
+fn open_range(items: &[Item], i: usize) -> Option<TryBegin> {
+    let mut open = None;
+    for it in &items[..i.min(items.len())] {
+        match it {
+            Item::TryBegin(t) => open = Some(*t),
+            Item::TryEnd => open = None,
+            _ => {}
+        }
+    }
+    open
+}
+
+/// The length of the code at `a` that the code at `b` repeats, up to where `a` goes on with a
+/// loop (a label, then FOR_ITER) while `b` calls (`CALL 1`): the same instructions, labels and
+/// exception ranges (the stack under `b`'s `below` values deeper), jumps going to the same places
+/// in each (inside the code), handlers that run the same straight-line code.
+fn same_code(items: &[Item], a: usize, b: usize, below: u32) -> Option<usize> {
+    let mut labels: Vec<(Label, Label)> = Vec::new();
+    let mut targets: Vec<(Label, Label)> = Vec::new();
+    let mut handlers: Vec<(Label, Label)> = Vec::new();
+    let mut k = 0;
+    loop {
+        let (x, y) = (items.get(a + k)?, items.get(b + k)?);
+        let ends = matches!(x, Item::Label(_))
+            && is(instr(items, a + k + 1), "FOR_ITER", None)
+            && is(instr(items, b + k), "CALL", Some(1));
+        if ends {
+            break;
+        }
+        match (x, y) {
+            (Item::Label(p), Item::Label(q)) => labels.push((*p, *q)),
+            (Item::Instr(p), Item::Instr(q)) => {
+                if p.op.name != q.op.name {
+                    return None;
+                }
+                match (p.target(), q.target()) {
+                    (Some(s), Some(t)) => targets.push((s, t)),
+                    (None, None) if p.arg == q.arg => {}
+                    _ => return None,
+                }
+            }
+            (Item::TryBegin(p), Item::TryBegin(q)) => {
+                // (the slow path keeps the callee and a NULL where the fast path has nothing,
+                // or the list it collects into)
+                if p.lasti != q.lasti || p.depth + below != q.depth {
+                    return None;
+                }
+                handlers.push((p.handler, q.handler));
+            }
+            (Item::TryEnd, Item::TryEnd) => {}
+            _ => return None,
+        }
+        k += 1;
+    }
+    // each jump goes to the label at the same place in its copy
+    if !targets.iter().all(|t| labels.contains(t)) {
+        return None;
+    }
+    // a handler outside the code: the same straight-line code in both
+    for &(p, q) in &handlers {
+        if labels.contains(&(p, q)) {
+            continue;
+        }
+        let (mut i, mut j) = (label_index(items, p)? + 1, label_index(items, q)? + 1);
+        loop {
+            let (x, y) = (instr(items, i)?, instr(items, j)?);
+            if !same(x, y) || x.op.is_jump() {
+                return None;
+            }
+            if matches!(x.op.name, "RERAISE" | "RAISE_VARARGS" | "RETURN_VALUE") {
+                break;
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+    Some(k)
 }
 
 /// A fast path's way out starting at `i`: a jump to just after the slow path's call (`call`), or a

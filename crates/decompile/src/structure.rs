@@ -14,9 +14,11 @@ mod comp_lines;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
+mod else_borrow;
 mod except_exit;
 mod except_star;
 mod finally_exits;
+mod finally_wait;
 mod inline_comp;
 mod legacy_async;
 mod legacy_layout;
@@ -1584,6 +1586,18 @@ impl<'a> Structurer<'a> {
                             out.extend(stmts);
                             break;
                         }
+                        // a value computed in a try body waits under the statements of the
+                        // finally body's copy (`return x` through `finally: if c: ...`)
+                        if let Some(waiting) = self.waits_through(base, &left) {
+                            match self.branch_stmt(b, &left, lp, test, jump_if, &mut out)? {
+                                Some((m, more)) => {
+                                    b = m;
+                                    carry = [waiting, more].concat();
+                                    continue;
+                                }
+                                None => break,
+                            }
+                        }
                         return Err(self.err(
                             "a value stays on the stack across a branch (expression-level flow)",
                         ));
@@ -1939,7 +1953,23 @@ impl<'a> Structurer<'a> {
         let false_target = self
             .succ(cleanup, EdgeKind::Jump)
             .or_else(|| self.succ(cleanup, EdgeKind::Fall));
-        let (stmts, exit, left2) = self.run(next, left)?;
+        // (the test may be split where an exception range ends: 3.12+ inlined comprehensions)
+        let mut split = Vec::new();
+        let mut last = next;
+        let (mut stmts, mut exit, mut left2) = self.run(next, left)?;
+        while let (Exit::Flow, true, None) =
+            (&exit, stmts.is_empty(), self.succ(last, EdgeKind::Jump))
+        {
+            match self.succ(last, EdgeKind::Fall) {
+                Some(n) if self.live_preds(n) == 1 && !self.emitted[n] => {
+                    split.push(n);
+                    last = n;
+                    (stmts, exit, left2) = self.run(n, left2)?;
+                }
+                _ => break,
+            }
+        }
+        let (first, next) = (next, last);
         let Exit::Branch {
             test: test2,
             jump_if: j2,
@@ -1952,7 +1982,20 @@ impl<'a> Structurer<'a> {
         if !stmts.is_empty() {
             return Err(self.err(bad()));
         }
-        let mut members = vec![b, next, cleanup];
+        let mut members = vec![b, first, cleanup];
+        members.extend(split);
+        // the cleanup goes where the whole comparison goes when false
+        let joins = |this: &Self, f: usize| {
+            if just_pops {
+                // (3.12+ may have copied the false target's small exit block)
+                false_target.is_some_and(|x| {
+                    let (x, f) = (this.resolve_jumps(x), this.resolve_jumps(f));
+                    x == f || this.same_code(x, f)
+                })
+            } else {
+                this.copy_of_block(cleanup, 1, f)
+            }
+        };
         let (rest, t, f) = if matches!(left2.last(), Some(Val::Chain(_))) && !j2 {
             let more = self.chain_cond(next, test2, left2, base)?;
             members.extend(more.members);
@@ -1965,24 +2008,20 @@ impl<'a> Structurer<'a> {
                 .succ(next, EdgeKind::Fall)
                 .ok_or_else(|| self.err(bad()))?;
             // (where control goes when the comparison is true, when false)
-            if j2 {
-                (test2, taken, fall)
-            } else {
+            if !j2 {
                 (test2, fall, taken)
+            } else if joins(self, taken) {
+                // the last comparison jumps to the false target when it holds: `m is None`
+                // tested by POP_JUMP_IF_NOT_NONE (3.12+), read as `m is not None` jumping
+                // (`negate` is exact only for `is` / `in`; anything else is no comparison then)
+                (negate(test2), fall, taken)
+            } else {
+                (test2, taken, fall)
             }
         } else {
             return Err(self.err(bad()));
         };
-        let joins = if just_pops {
-            // (3.12+ may have copied the false target's small exit block)
-            false_target.is_some_and(|x| {
-                let (x, f) = (self.resolve_jumps(x), self.resolve_jumps(f));
-                x == f || self.same_code(x, f)
-            })
-        } else {
-            self.copy_of_block(cleanup, 1, f)
-        };
-        if !joins {
+        if !joins(self, f) {
             return Err(self.err(bad()));
         }
         let merged = crate::exprs::merge_chain(&test, &rest).ok_or_else(|| self.err(bad()))?;
@@ -2001,13 +2040,19 @@ impl<'a> Structurer<'a> {
     pub(super) fn copy_of_block(&self, a: usize, skip: usize, b: usize) -> bool {
         let ia = self.instrs(a);
         let ib = self.instrs(b);
-        if ia.len() < skip || ia.len() - skip != ib.len() {
+        if ia.len() < skip {
             return false;
         }
-        let same = ia[skip..]
-            .iter()
-            .zip(&ib)
-            .all(|(x, y)| same_code_instr(x, y));
+        // (3.14 starts a branch's fall-through block with NOT_TAKEN, which does nothing)
+        let real = |i: &&Instr| i.op.name != "NOT_TAKEN";
+        let (xa, xb): (Vec<&Instr>, Vec<&Instr>) = (
+            ia[skip..].iter().copied().filter(real).collect(),
+            ib.iter().copied().filter(real).collect(),
+        );
+        if xa.len() != xb.len() {
+            return false;
+        }
+        let same = xa.iter().zip(&xb).all(|(x, y)| same_code_instr(x, y));
         let succs = |x: usize| -> Vec<usize> {
             let mut v: Vec<usize> = self.cfg.blocks[x]
                 .succs
@@ -2161,9 +2206,58 @@ impl<'a> Structurer<'a> {
                 members.extend(spans);
                 continue 'grow;
             }
+            // `if (a if c else b):` — both arms are tests going to the same two places
+            if let Some((e, nt, nf, spans)) = self.ifexp_condition(&members, base, &cond, t, f, lp)
+            {
+                cond = e;
+                (t, f) = (nt, nf);
+                members.extend(spans);
+                continue 'grow;
+            }
             break;
         }
         (cond, t, f, members)
+    }
+
+    /// The condition `cond` (true: to `t`, false: to `f`) as the test of a conditional
+    /// expression tested for truth: `t` and `f` are test blocks that go to the same two places.
+    /// The expression, its targets when true and false, and the blocks the arms span.
+    fn ifexp_condition(
+        &mut self,
+        members: &[usize],
+        base: &[Val],
+        cond: &Expr,
+        t: usize,
+        f: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<(Expr, usize, usize, Vec<usize>)> {
+        if t == f {
+            return None;
+        }
+        let (ea, ta, fa, sa) = self.test_block(t, members, base, lp)?;
+        let (eb, tb, fb, sb) = self.test_block(f, members, base, lp)?;
+        // (blocks that only jump to one place are that place: 3.12+ copy a loop's jump back)
+        let same = |x: usize, y: usize| {
+            self.same_place(x, y, lp) || self.resolve_jumps(x) == self.resolve_jumps(y)
+        };
+        if !same(ta, tb) || !same(fa, fb) || sa.iter().any(|x| sb.contains(x)) {
+            return None;
+        }
+        // (the arm laid out first is the body: the compiler jumps over it to the `else`)
+        let e = if f < t {
+            Expr::IfExp {
+                test: Box::new(negate(cond.clone())),
+                body: Box::new(eb),
+                orelse: Box::new(ea),
+            }
+        } else {
+            Expr::IfExp {
+                test: Box::new(cond.clone()),
+                body: Box::new(ea),
+                orelse: Box::new(eb),
+            }
+        };
+        Some((e, ta, fa, sa.into_iter().chain(sb).collect()))
     }
 
     /// Block `c` as a part of the condition made of `members`: only a test (no statements, nothing
@@ -2201,11 +2295,48 @@ impl<'a> Structurer<'a> {
         if self.probes > 64 * self.cfg.blocks.len() + 1024 {
             return None;
         }
-        let taken = self.succ(c, EdgeKind::Jump)?;
-        let fall = self.succ(c, EdgeKind::Fall)?;
         let saved = (self.emitted[c], self.work);
         let attempt = self.run(c, base.to_vec());
         (self.emitted[c], self.work) = saved;
+        // (a test split in two blocks where an exception range ends before its jump: 3.12+
+        // inlined comprehensions, whose ranges leave out the jumps)
+        if let Ok((stmts, Exit::Flow, left)) = &attempt {
+            let d = self.succ(c, EdgeKind::Fall)?;
+            if !stmts.is_empty()
+                || self.succ(c, EdgeKind::Jump).is_some()
+                || self.cfg.blocks[d].preds != [c]
+                || self.emitted[d]
+                || self.loop_at(d).is_some()
+            {
+                return None;
+            }
+            let saved = (self.emitted[d], self.work);
+            let attempt = self.run(d, left.clone());
+            (self.emitted[d], self.work) = saved;
+            let (taken, fall) = (self.succ(d, EdgeKind::Jump)?, self.succ(d, EdgeKind::Fall)?);
+            return match attempt {
+                Ok((
+                    stmts,
+                    Exit::Branch {
+                        test,
+                        jump_if,
+                        keep: false,
+                        copy: false,
+                    },
+                    left,
+                )) if stmts.is_empty() && left.len() == base.len() => {
+                    let (t, f) = if jump_if {
+                        (taken, fall)
+                    } else {
+                        (fall, taken)
+                    };
+                    Some(self.fold_condition(vec![c, d], base, test, t, f, lp))
+                }
+                _ => None,
+            };
+        }
+        let taken = self.succ(c, EdgeKind::Jump)?;
+        let fall = self.succ(c, EdgeKind::Fall)?;
         match attempt {
             Ok((
                 stmts,
@@ -2529,7 +2660,8 @@ impl<'a> Structurer<'a> {
         } else {
             // (3.14: where no clause comes out, the code after the body reads the same as the
             // statement's `else:` or as the code after it, but 3.14 borrows the locals an `else:`
-            // loads and not those of the code after: the latter, as such code is usually written)
+            // loads and not those of the code after: the latter, as such code is usually written,
+            // unless its first local load borrows)
             // (functions only: a module's or class body's code ends with the `return None` the
             // printer drops only at the top level or in an `else:`)
             let function = self.code.flags & 0x1 != 0;
@@ -2540,6 +2672,7 @@ impl<'a> Structurer<'a> {
                 && handlers
                     .iter()
                     .all(|h| finally_exits::ends_by_leaving(&h.body))
+                && !after.is_some_and(|a| self.starts_borrowing(a))
             {
                 after_try.splice(0..0, rest);
                 Vec::new()

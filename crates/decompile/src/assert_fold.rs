@@ -7,7 +7,7 @@
 //! code follows the `assert`: `if not T: raise AE(m)` / `else: rest` is `assert T, m` then `rest`.
 //! The raise alone is `assert False, m`: the compiler drops a test that is a false constant.
 
-use crate::ast::{Constant, Expr, Stmt, UnaryOp};
+use crate::ast::{Constant, Expr, Stmt};
 use crate::exprs::ASSERTION_ERROR;
 
 fn is_marker(e: &Expr) -> bool {
@@ -48,16 +48,8 @@ pub(crate) fn fold(body: &mut Vec<Stmt>) {
             let Stmt::If { test, orelse, .. } = std::mem::replace(&mut body[i], Stmt::Pass) else {
                 continue;
             };
-            let test = match test {
-                Expr::UnaryOp {
-                    op: UnaryOp::Not,
-                    operand,
-                } => *operand,
-                other => Expr::UnaryOp {
-                    op: UnaryOp::Not,
-                    operand: Box::new(other),
-                },
-            };
+            // (exactly: `if x not in s: raise` is `assert x in s`)
+            let test = crate::structure::negate(test);
             body[i] = Stmt::Assert { test, msg };
             // (what runs when the test holds comes next, and is folded in turn)
             body.splice(i + 1..i + 1, orelse);
@@ -83,6 +75,7 @@ pub(crate) fn fold(body: &mut Vec<Stmt>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::UnaryOp;
 
     fn raise_marker(msg: Option<Expr>) -> Stmt {
         let marker = Expr::name(ASSERTION_ERROR);

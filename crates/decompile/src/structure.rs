@@ -156,7 +156,7 @@ pub struct Structurer<'a> {
     block_instrs: Vec<block_instrs::Instrs<'a>>,
 }
 
-fn negate(test: Expr) -> Expr {
+pub(crate) fn negate(test: Expr) -> Expr {
     match test {
         Expr::UnaryOp {
             op: UnaryOp::Not,

@@ -350,7 +350,7 @@ def test_stdlib_sweep_does_not_regress() -> None:
     assert stats["code_objects"] > 70_000
     # 3.11.7, 2026-11-22 (end of session 7): 76,219 of 78,010 identical (97.7%) in the default
     # (in-context) mode; 75,799 at the session's start
-    assert stats["identical"] >= 76_100, json.dumps(stats)
+    assert stats["identical"] >= 76_250, json.dumps(stats)
 
 
 def test_private_method_names_in_class_bodies() -> None:

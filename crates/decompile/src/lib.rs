@@ -339,19 +339,7 @@ fn is_class_epilogue(s: &ast::Stmt) -> bool {
 /// exception's way out jump to it instead). The same meaning either way. Within an `else:` made so
 /// (`chain`), any arm closing with `return None` is taken the same way, which gives `elif` back.
 fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
-    use ast::{Constant, Expr, Stmt};
-    let returns_none = |s: &Stmt| {
-        matches!(
-            s,
-            Stmt::Return { value: None }
-                | Stmt::Return {
-                    value: Some(Expr::Constant {
-                        value: Constant::None,
-                        ..
-                    }),
-                }
-        )
-    };
+    use ast::Stmt;
     let n = body.len();
     let Some(k) = (0..n).rev().find(|&k| {
         matches!(&body[k], Stmt::If { body: arm, orelse, .. }
@@ -376,23 +364,22 @@ fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
 }
 
 fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
+    structure::strip_tail(body, &returns_none, false);
+}
+
+/// `return` or `return None`.
+fn returns_none(s: &ast::Stmt) -> bool {
     use ast::{Constant, Expr, Stmt};
-    structure::strip_tail(
-        body,
-        &|s| {
-            matches!(
-                s,
-                Stmt::Return { value: None }
-                    | Stmt::Return {
-                        value: Some(Expr::Constant {
-                            value: Constant::None,
-                            ..
-                        }),
-                    }
-            )
-        },
-        false,
-    );
+    matches!(
+        s,
+        Stmt::Return { value: None }
+            | Stmt::Return {
+                value: Some(Expr::Constant {
+                    value: Constant::None,
+                    ..
+                }),
+            }
+    )
 }
 
 /// An annotation as written: under `from __future__ import annotations` (CO_FUTURE_ANNOTATIONS) the

@@ -1869,20 +1869,25 @@ impl<'a> Structurer<'a> {
         Ok(merge.map(|m| (m, carry)))
     }
 
-    /// Is block `x` only a forward jump to `m` (markers aside)? The code of an arm written empty
-    /// (`if c: pass else: B`), where `if not c: B` would have no block of its own.
-    fn only_jumps_forward_to(&self, x: usize, m: usize) -> bool {
-        let ins = self.instrs(x);
+    /// Block `b`'s one instruction, markers (NOP, NOT_TAKEN) aside; `None` if it has more or none.
+    fn lone_instr(&self, b: usize) -> Option<framejit_bytecode::Instr> {
+        let ins = self.instrs(b);
         let mut real = ins
             .iter()
             .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
-        let one = match (real.next(), real.next()) {
-            (Some(i), None) => *i,
-            _ => return false,
-        };
-        one.op.flow == framejit_bytecode::opcode::Flow::Jump
-            && !one.op.name.starts_with("JUMP_BACKWARD")
-            && x < m
+        match (real.next(), real.next()) {
+            (Some(i), None) => Some(**i),
+            _ => None,
+        }
+    }
+
+    /// Is block `x` only a forward jump to `m` (markers aside)? The code of an arm written empty
+    /// (`if c: pass else: B`), where `if not c: B` would have no block of its own.
+    fn only_jumps_forward_to(&self, x: usize, m: usize) -> bool {
+        self.lone_instr(x).is_some_and(|one| {
+            one.op.flow == framejit_bytecode::opcode::Flow::Jump
+                && !one.op.name.starts_with("JUMP_BACKWARD")
+        }) && x < m
             && self.succ(x, EdgeKind::Jump) == Some(m)
     }
 

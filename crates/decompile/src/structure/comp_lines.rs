@@ -47,14 +47,8 @@ impl Structurer<'_> {
 
     /// Block `x`'s instruction if it is only a jump back (markers aside).
     fn jump_back(&self, x: usize) -> Option<Instr> {
-        let ins = self.instrs(x);
-        let mut real = ins
-            .iter()
-            .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
-        match (real.next(), real.next()) {
-            (Some(i), None) if matches!(i.op.name, "JUMP_BACKWARD" | "JUMP_ABSOLUTE") => Some(**i),
-            _ => None,
-        }
+        self.lone_instr(x)
+            .filter(|i| matches!(i.op.name, "JUMP_BACKWARD" | "JUMP_ABSOLUTE"))
     }
 }
 

@@ -383,11 +383,8 @@ impl Structurer<'_> {
 
     /// Is block `b` only the jump back to the header of loop `ctx` (markers aside)?
     pub(super) fn is_latch(&self, b: usize, ctx: &LoopCtx) -> bool {
-        let ins = self.instrs(b);
-        let mut real = ins
-            .iter()
-            .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"));
-        matches!((real.next(), real.next()), (Some(i), None) if i.op.name == "JUMP_BACKWARD")
+        self.lone_instr(b)
+            .is_some_and(|i| i.op.name == "JUMP_BACKWARD")
             && self.succ(b, EdgeKind::Jump) == Some(ctx.header)
     }
 

@@ -14,14 +14,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from decompile_sweep import normalized  # noqa: E402
+from case_runner import case_functions, run_case  # noqa: E402
 
-from framejit import DecompileError, decompile  # noqa: E402
 
 HELPERS = '''
 def make(s):
@@ -412,45 +410,18 @@ def namespace() -> dict:
     return ns
 
 
+def reset_caught(ns: dict, ns2: dict) -> None:
+    """Global state the cases write: reset before each run."""
+    ns.pop("caught", None)
+    ns2.pop("caught", None)
+
+
 def main() -> None:
     ns = namespace()
-    exec(compile(textwrap.dedent(CASES), "<cases>", "exec"), ns)
-    names = [n for n, v in ns.items() if callable(v) and getattr(v, "__code__", None) is not None
-             and v.__code__.co_filename == "<cases>"]
     results = {}
-    for name in names:
-        fn = ns[name]
-        res = {"decompiled": False, "compiled": False, "identical": False, "behaviour": None}
-        results[name] = res
-        try:
-            src = decompile(fn)
-        except DecompileError as e:
-            res["error"] = str(e)
-            continue
-        res["decompiled"] = True
-        res["source"] = src
-        ns2 = namespace()
-        try:
-            code = compile(src, "<decompiled>", "exec")
-            exec(code, ns2)
-        except SyntaxError as e:
-            res["error"] = f"syntax: {e}"
-            continue
-        res["compiled"] = True
-        fn2 = ns2[name]
-        res["identical"] = normalized(fn.__code__) == normalized(fn2.__code__)
-        diffs = []
-        for arg in (LOOP_INPUTS if name in LOOPS else INPUTS):
-            # (global state the cases write: reset before each run)
-            ns.pop("caught", None)
-            ns2.pop("caught", None)
-            a = call(fn, arg)
-            b = call(fn2, arg)
-            if a != b:
-                diffs.append({"input": repr(arg), "original": a, "decompiled": b})
-        res["behaviour"] = "equal" if not diffs else "different"
-        if diffs:
-            res["diffs"] = diffs[:3]
+    for name in case_functions(CASES, ns):
+        results[name] = run_case(name, ns, namespace, LOOP_INPUTS if name in LOOPS else INPUTS, call,
+                                 reset_caught)
     print(json.dumps({"version": list(sys.version_info[:2]), "cases": results}))
 
 

@@ -14,15 +14,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 import traceback
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from decompile_sweep import normalized  # noqa: E402
+from case_runner import case_functions, run_case  # noqa: E402
 
-from framejit import DecompileError, decompile  # noqa: E402
 
 HELPERS = '''
 def boom(x):
@@ -272,45 +270,12 @@ def main() -> None:
     warnings.simplefilter("ignore")
     show = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--show" else None
     ns = namespace()
-    exec(compile(textwrap.dedent(CASES), "<cases>", "exec"), ns)
-    names = [n for n, v in ns.items() if callable(v) and getattr(v, "__code__", None) is not None
-             and v.__code__.co_filename == "<cases>"]
+    names = case_functions(CASES, ns)
     if show:
         names = [show]
     results = {}
     for name in names:
-        fn = ns[name]
-        res = {"decompiled": False, "compiled": False, "identical": False, "behaviour": None}
-        results[name] = res
-        try:
-            src = decompile(fn)
-        except DecompileError as e:
-            res["error"] = str(e)
-            continue
-        res["decompiled"] = True
-        res["source"] = src
-        ns2 = namespace()
-        try:
-            code = compile(src, "<decompiled>", "exec")
-            exec(code, ns2)
-        except SyntaxError as e:
-            res["error"] = f"syntax: {e}"
-            continue
-        res["compiled"] = True
-        fn2 = ns2[name]
-        a, b = normalized(fn.__code__), normalized(fn2.__code__)
-        res["identical"] = a == b
-        if a != b:
-            k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-            res["first_difference"] = [k, repr(a[k:k + 3]), repr(b[k:k + 3])]
-        diffs = []
-        for arg in (LOOP_INPUTS if name in LOOPS else INPUTS):
-            x, y = call(fn, arg), call(fn2, arg)
-            if x != y:
-                diffs.append({"input": repr(arg), "original": x, "decompiled": y})
-        res["behaviour"] = "equal" if not diffs else "different"
-        if diffs:
-            res["diffs"] = diffs[:3]
+        results[name] = run_case(name, ns, namespace, LOOP_INPUTS if name in LOOPS else INPUTS, call)
     if show:
         print(results[show].get("source") or results[show].get("error"))
         print(json.dumps(results[show], indent=1))

@@ -168,7 +168,17 @@ def tuple_assignments(a, b, items):
     return a, b, x, y, z, first, last, items
 
 
+def set_displays(x, items):
+    # the compiler folds these displays into frozenset constants; written back as displays, they fold
+    # to the same constants again (written `frozenset({...})` they would be a call)
+    found = [y for y in {4, 5, 6} if y in items]
+    for y in {"a", "b"}:
+        found.append(y in items)
+    return x in {1, 2, 3}, x not in {"a", None, 1.5}, found
+
+
 FUNCTIONS = {
+    set_displays: [(1, {4, "a"}), ("a", [5, 6, "b"]), (None, ())],
     tuple_assignments: [(1, 2, [1, 2, 3, 4, 5]), ("p", "q", [7, 8, 9]), (0, 0, [1])],
     chained_comparisons: [(1, 2, 3), (3, 2, 1), (2, 2, 2), (0, 5, 20), (1, 1, 3)],
     straight: [(5,), (7, 3), (-4, 5)],
@@ -286,7 +296,8 @@ def _tree(code):
     return out
 
 
-@pytest.mark.parametrize("fn", [straight, branches, loops, fstrings, unpacking, tries, finally_, globals_, tuple_assignments])
+@pytest.mark.parametrize("fn", [straight, branches, loops, fstrings, unpacking, tries, finally_, globals_, tuple_assignments,
+                                set_displays])
 def test_recompiles_to_the_same_instructions(fn) -> None:
     source = decompile(fn)
     assert normalized(recompiled(fn.__code__, source)) == normalized(fn.__code__), source

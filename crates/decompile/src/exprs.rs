@@ -213,6 +213,21 @@ struct Group {
     targets: Vec<Option<Expr>>,
 }
 
+/// The compiler folds a set display of constants into a frozenset constant where only membership
+/// or iteration is asked of it (`x in {1, 2}`, `for x in {1, 2}`): there it is written as the display
+/// again, which compiles back to the same constant. (An empty frozenset has no display.)
+fn set_display(e: Expr) -> Expr {
+    match e {
+        Expr::Constant {
+            value: Constant::FrozenSet(items),
+            ..
+        } if !items.is_empty() => Expr::Set {
+            elts: items.into_iter().map(Expr::constant).collect(),
+        },
+        other => other,
+    }
+}
+
 fn cmp_op(name: &str) -> Option<CmpOp> {
     Some(match name {
         "<" => CmpOp::Lt,
@@ -2152,6 +2167,10 @@ impl<'a> Sim<'a> {
                         .and_then(cmp_op)
                         .ok_or_else(|| self.err(ins, "unknown comparison"))?,
                 };
+                let right = match op {
+                    CmpOp::In | CmpOp::NotIn => set_display(right),
+                    _ => right,
+                };
                 self.push(Expr::Compare {
                     left: Box::new(left),
                     ops: vec![op],
@@ -2497,7 +2516,7 @@ impl<'a> Sim<'a> {
                 }
             }
             "GET_ITER" => {
-                let v = self.pop_expr(ins)?;
+                let v = set_display(self.pop_expr(ins)?);
                 self.stack.push(Val::Iter(v));
             }
             "FOR_ITER" => {

@@ -10,7 +10,9 @@ import-bound names); comprehensions, generator expressions and lambdas are compa
 code object whose source holds them. --standalone compiles each output on its own (closures and
 imports then compile differently); --modules decompiles whole modules.
 
-    python decompile_sweep.py [--limit N] [--diffs] [--standalone | --modules] [--extra-root DIR]
+    python decompile_sweep.py [--limit N] [--diffs] [--list PATH] [--standalone | --modules] [--extra-root DIR]
+
+--list writes each code object that is not identical with the reason (sweep_differences.py).
 
 The files are the stdlib directory's, plus the parts a split distribution leaves out (stdlib_roots).
 """
@@ -31,7 +33,9 @@ import types
 import typing
 import warnings
 
+import sweep_differences
 from framejit import DecompileError, decompile
+from sweep_differences import Listing
 
 IGNORED = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG"}
 
@@ -252,16 +256,9 @@ def find_named(tree_of: list, name: str):
     return None
 
 
-# FRAMEJIT_SWEEP_LIST=PATH: one line per code object that is not identical (class, file, qualified
-# name, reason or first differing opcode pair), to study what is left
-_LISTED = os.environ.get("FRAMEJIT_SWEEP_LIST")
-_LIST = open(_LISTED, "w") if _LISTED else None
-
-
-def listed(cls: str, code: types.CodeType, why: str) -> None:
-    if _LIST is not None:
-        print(cls, code.co_filename, code.co_firstlineno, code.co_qualname if hasattr(code, "co_qualname")
-              else code.co_name, why.replace("\n", " ")[:160], sep="\t", file=_LIST, flush=True)
+# --list PATH (or FRAMEJIT_SWEEP_LIST=PATH): one line per code object that is not identical, with the
+# reason (sweep_differences.py)
+LISTING = Listing(None)
 
 
 def context_mode(files: list, stats: collections.Counter, reasons: collections.Counter, diffs) -> None:
@@ -285,7 +282,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
             except DecompileError as e:
                 stats["decompile_error"] += len(group)
                 reasons["decompile: " + reason(str(e))] += len(group)
-                listed("refused", c, reason(str(e)))
+                LISTING.add("refused", c, len(group), str(e).split("): ", 1)[-1])
                 continue
             try:
                 again_module = compile(in_context(c, source, imported if c.co_name != "<module>" else set(),
@@ -294,7 +291,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
             except SyntaxError as e:
                 stats["syntax_error"] += len(group)
                 reasons["syntax: " + reason(str(e))] += len(group)
-                listed("syntax", c, reason(str(e)))
+                LISTING.add("syntax", c, len(group), str(e))
                 continue
             if c.co_name == "<module>":
                 again = again_module
@@ -303,6 +300,7 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                                    c.co_name)
             if again is None:
                 stats["not_found"] += len(group)
+                LISTING.add("missing", c, len(group), "the recompiled module has no code object of this name")
                 continue
             again_group = [again] + inline_children(again)
             for k, a in enumerate(group):
@@ -313,10 +311,8 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                     stats["identical"] += 1
                     continue
                 stats["different"] += 1
-                if _LIST is not None:
-                    j = next((j for j, (p, q) in enumerate(zip(x, y or [])) if p != q), None)
-                    listed("different", a, f"at {j}: {x[j] if j is not None else ''} -> "
-                                           f"{y[j] if j is not None and y else ''}")
+                status, why = sweep_differences.reason(x, y)
+                LISTING.add(status, a, 1, why)
                 if diffs is not None:
                     if y is None:
                         diffs["<inline code missing>"] += 1
@@ -402,9 +398,13 @@ def main() -> None:
     ap.add_argument("--standalone", action="store_true",
                     help="compile each decompiled code object on its own, outside its original scopes")
     ap.add_argument("--diffs", action="store_true", help="count the first differing opcode pair of each difference")
+    ap.add_argument("--list", metavar="PATH", default=os.environ.get("FRAMEJIT_SWEEP_LIST"),
+                    help="write every code object that is not identical, with the reason, to PATH "
+                         "(in-context mode; default: $FRAMEJIT_SWEEP_LIST)")
     ap.add_argument("--extra-root", action="append", default=[],
                     help="a directory holding stdlib parts the install lacks (see stdlib_roots)")
     args = ap.parse_args()
+    LISTING.path = args.list
     roots, warning = stdlib_roots(args.extra_root)
     files, seen = [], set()
     for root in roots:
@@ -468,6 +468,7 @@ def main() -> None:
                     diffs[f"{x} -> {y}"] += 1
     stats["cpu_seconds"] = round(time.process_time() - t0, 2)
     stats["files"] = len(files_walked)
+    LISTING.write(stats)
     report = {"version": sys.version, "roots": roots}
     if warning:
         report["warning"] = warning

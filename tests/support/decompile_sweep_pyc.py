@@ -2,7 +2,7 @@
 files (tests/support/compile_stdlib.py), decompiled here, compiled and compared there.
 
     python decompile_sweep_pyc.py decompile PYC_DIR WORK_DIR [--limit N] [--standalone]   (with framejit)
-    python3.8 decompile_sweep_pyc.py compare WORK_DIR [--diffs]             (the .pyc's own interpreter)
+    python3.8 decompile_sweep_pyc.py compare WORK_DIR [--diffs] [--list PATH]  (the .pyc's own interpreter)
 
 The first half decompiles every code object of every .pyc on its own and writes the sources and a
 manifest (file, index of the code object in a pre-order walk, or the refusal) to WORK_DIR. The second
@@ -84,6 +84,7 @@ def decompile_half(pyc_dir: str, work: str, limit: int, standalone: bool) -> Non
                 source = decompile(c)
             except DecompileError as e:
                 entry["error"] = reason(str(e))
+                entry["message"] = str(e).split("): ", 1)[-1][:240]
             else:
                 src = os.path.join(work, f"{f}_{k}.py")
                 with open(src, "w", encoding="utf-8") as fh:
@@ -95,12 +96,15 @@ def decompile_half(pyc_dir: str, work: str, limit: int, standalone: bool) -> Non
     print(json.dumps({"code_objects": len(manifest), "work": work}))
 
 
-def compare_half(work: str, diffs_wanted: bool) -> None:
+def compare_half(work: str, diffs_wanted: bool, list_path: str | None) -> None:
     # decompile_sweep imports framejit, which this interpreter cannot load: only its comparison helpers
     # are used, so a stand-in module is enough
     sys.modules.setdefault("framejit", types.SimpleNamespace(DecompileError=Exception, decompile=None))
     sys.path.insert(0, HERE)
     from decompile_sweep import module_imports, normalized, recompiled
+    from sweep_differences import Listing
+
+    listing = Listing(list_path)
 
     def tree(code) -> list:
         out = [code]
@@ -125,7 +129,7 @@ def compare_half(work: str, diffs_wanted: bool) -> None:
                 codes = tree(marshal.loads(fh.read()[16:]))
             cache = {e["pyc"]: (codes, module_imports(codes[0]))}
         if context and e["index"] >= 0:
-            compare_in_context(e, *cache[e["pyc"]], stats, reasons, diffs if diffs_wanted else None)
+            compare_in_context(e, *cache[e["pyc"]], stats, reasons, diffs if diffs_wanted else None, listing)
             continue
         stats["code_objects"] += 1
         if "error" in e:
@@ -158,6 +162,7 @@ def compare_half(work: str, diffs_wanted: bool) -> None:
             if diffs_wanted:
                 diffs[first_difference(a, b)] += 1
     stats["cpu_seconds"] = round(time.process_time() - t0, 2)
+    listing.write(stats)
     print(json.dumps({"version": sys.version, "stats": stats, "reasons": reasons.most_common(25),
                       "diffs": diffs.most_common(25)}))
 
@@ -167,12 +172,13 @@ def first_difference(a: list, b: list) -> str:
     return (a[k][0] if k < len(a) else "END") + " -> " + (b[k][0] if k < len(b) else "END")
 
 
-def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diffs) -> None:
+def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diffs, listing) -> None:
     """decompile_sweep.context_mode for one manifest entry: the code object and its inline children
     (comprehensions, lambdas) count together; the source is compiled in a skeleton of the original's
     scopes, and each code object is identical only when its recompiled counterpart (found by name,
     inline children by position) has the same normalized instructions."""
     from decompile_sweep import find_named, in_context, inline_children, normalized
+    from sweep_differences import reason as why_different
 
     original = codes[e["index"]]
     group = [original] + inline_children(original)
@@ -180,6 +186,7 @@ def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diff
     if "error" in e:
         stats["decompile_error"] += len(group)
         reasons["decompile: " + e["error"]] += len(group)
+        listing.add("refused", original, len(group), e.get("message", e["error"]))
         return
     with open(e["source"], encoding="utf-8") as fh:
         source = fh.read()
@@ -191,6 +198,7 @@ def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diff
     except SyntaxError as err:
         stats["syntax_error"] += len(group)
         reasons["syntax: " + reason(str(err))] += len(group)
+        listing.add("syntax", original, len(group), str(err))
         return
     if module:
         again = again_module
@@ -199,6 +207,7 @@ def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diff
                            original.co_name)
     if again is None:
         stats["not_found"] += len(group)
+        listing.add("missing", original, len(group), "the recompiled module has no code object of this name")
         return
     again_group = [again] + inline_children(again)
     for k, a in enumerate(group):
@@ -209,6 +218,8 @@ def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diff
             stats["identical"] += 1
             continue
         stats["different"] += 1
+        status, why = why_different(x, y)
+        listing.add(status, a, 1, why)
         if diffs is not None:
             diffs["<inline code missing>" if y is None else first_difference(x, y)] += 1
 
@@ -229,7 +240,8 @@ def main() -> None:
         limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
         decompile_half(sys.argv[2], sys.argv[3], limit, "--standalone" in sys.argv)
     elif len(sys.argv) >= 3 and sys.argv[1] == "compare":
-        compare_half(sys.argv[2], "--diffs" in sys.argv)
+        compare_half(sys.argv[2], "--diffs" in sys.argv,
+                     sys.argv[sys.argv.index("--list") + 1] if "--list" in sys.argv else None)
     else:
         sys.exit(__doc__)
 

@@ -251,6 +251,15 @@ def except_with_condition_expr(x, errs):
         return "other " + type(e).__name__
 
 
+def except_with_boolop_as(x, errs):
+    try:
+        raise errs[x]
+    except (errs[0] if x else KeyError):
+        return "matched"
+    except (x and ValueError) or TypeError as e:
+        return "other " + type(e).__name__
+
+
 def assert_in_try(x):
     try:
         assert x > 0, "not positive"
@@ -319,6 +328,9 @@ CASES = {
     "try_except_in_loop": [([1, 0, 2],), ([1, None, 2],), ([],)],
     "try_finally_counter": [(0,), (3,), (6,)],
     "except_with_condition_expr": [(0, [KeyError, ValueError]), (1, [KeyError, ValueError]), (0, [TypeError])],
+    "except_with_boolop_as": [(0, [KeyError, ValueError]), (1, [KeyError, ValueError]), (0, [TypeError]),
+                              (1, [OSError, ValueError]), (2, [OSError, ValueError, TypeError]),
+                              (0, [ValueError])],
     "assert_in_try": [(1,), (-1,), ("s",)],
     "handler_returns_exception": [(1,), (AppError(),)],
     "try_else_raises": [(1,), (9,), ("s",)],

@@ -931,7 +931,8 @@ impl Structurer<'_> {
                 Some("DUP_TOP") => {
                     let mut start = base.to_vec();
                     start.extend(markers());
-                    let (stmts, exit, left) = self.run(cur, start)?;
+                    // (T may branch itself: `except (A if c else B):`)
+                    let (stmts, exit, left, last) = self.run_past_values(cur, start)?;
                     let test = match exit {
                         Exit::Branch {
                             test,
@@ -953,9 +954,9 @@ impl Structurer<'_> {
                         }
                         _ => return Err(self.err("an except clause without its exception test")),
                     };
-                    let next = self.succ(cur, EdgeKind::Jump);
+                    let next = self.succ(last, EdgeKind::Jump);
                     let body_start = self
-                        .succ(cur, EdgeKind::Fall)
+                        .succ(last, EdgeKind::Fall)
                         .ok_or_else(|| self.err("an except clause without a body"))?;
                     let carry = self.above(&left, base)?;
                     let stmts = self.region_carry(body_start, end, base, carry, lp)?;

@@ -927,6 +927,30 @@ impl<'a> Structurer<'a> {
         self.run_from(b, stack, 0)
     }
 
+    /// [`Self::run`] going on through the expression-level branches of a block that makes no
+    /// statements (a conditional expression, `and` / `or`) to the block whose exit ends the
+    /// expression; returns that block too.
+    fn run_past_values(
+        &mut self,
+        mut b: usize,
+        mut stack: Vec<Val>,
+    ) -> Result<(Vec<Stmt>, Exit, Vec<Val>, usize), DecompileError> {
+        loop {
+            let (stmts, exit, left) = self.run(b, stack)?;
+            match exit {
+                Exit::Branch {
+                    test,
+                    jump_if,
+                    keep,
+                    copy,
+                } if stmts.is_empty() && (keep || copy || self.merges_deeper(b, left.len())) => {
+                    (stack, b) = self.branch_expr(b, test, jump_if, keep, copy, left)?;
+                }
+                exit => return Ok((stmts, exit, left, b)),
+            }
+        }
+    }
+
     /// Run block `b` from `stack`, skipping its first `skip` instructions (which must be POP_TOP).
     fn run_from(
         &mut self,
@@ -2809,14 +2833,15 @@ impl<'a> Structurer<'a> {
             // `except T [as name]:` — T; CHECK_EXC_MATCH; POP_JUMP_IF_FALSE to the next clause
             let mut start = base.to_vec();
             start.extend(exc());
-            let (stmts, exit, left) = self.run(cur, start)?;
+            // (T may branch itself: `except (A if c else B):`)
+            let (stmts, exit, left, last) = self.run_past_values(cur, start)?;
             let (test, next) = match exit {
                 Exit::Branch {
                     test,
                     jump_if: false,
                     keep: false,
                     copy: false,
-                } if stmts.is_empty() => (test, self.succ(cur, EdgeKind::Jump)),
+                } if stmts.is_empty() => (test, self.succ(last, EdgeKind::Jump)),
                 _ => {
                     return Err(
                         self.err("an except clause of a shape this decompiler does not know")
@@ -2833,7 +2858,7 @@ impl<'a> Structurer<'a> {
                 _ => return Err(self.err("an except clause without its exception test")),
             };
             let body_start = self
-                .succ(cur, EdgeKind::Fall)
+                .succ(last, EdgeKind::Fall)
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;

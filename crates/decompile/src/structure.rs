@@ -17,6 +17,7 @@ mod dup_tail;
 mod else_borrow;
 mod except_exit;
 mod except_star;
+mod exit_in_copy;
 mod finally_exits;
 mod finally_wait;
 mod inline_comp;
@@ -253,6 +254,13 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
     };
     let mut i = 0;
     while i < stmts.len() {
+        // (the way out copied into every end of the copy's final statement: taken off them
+        // before the arms are searched for copies of their own)
+        if stmts.get(i + 1).is_some_and(is_exit) && exit_in_copy::hoist_into_copy(stmts, i + 1, fin)
+        {
+            i += 1;
+            continue;
+        }
         if is_exit(&stmts[i]) {
             let n = fin.len();
             if i < n || stmts[i - n..i] != *fin {

@@ -65,6 +65,22 @@ def match_value_pattern(x):
             return "above limit"
 
 
+def match_guard_in_last_case(x):
+    # the guard's failure and the pattern's each end in their own copy of the return after the
+    # match (3.12+)
+    match x:
+        case Color():
+            return "a color"
+        case int(n) if n > LIMIT:
+            return "above limit"
+
+
+def match_only_guarded_case(x):
+    match x:
+        case (a, b) if a < b:
+            return b - a
+
+
 def match_dotted_value(x):
     import math
 
@@ -299,6 +315,8 @@ CASES = {
     "match_literal": [(0,), (2,), ("s",), (None,), (True,), (-3,), (1.5,), (b"b",), (2j,), ("q",)],
     "match_capture": [(0,), ([1],)],
     "match_value_pattern": [(Color.RED,), (Color.GREEN,), (10,), (11,), (1,)],
+    "match_guard_in_last_case": [(Color.RED,), (11,), (3,), ("s",), (None,)],
+    "match_only_guarded_case": [((1, 5),), ((5, 1),), ((1, 2, 3),), ([2, 9],), ("ab",), (7,)],
     "match_dotted_value": [(3.141592653589793,), (Color.RED,), (1,)],
     "match_sequence": [([],), ([1],), ((1, 2),), ([1, 2, 3],), ("ab",), (5,)],
     "match_sequence_star_middle": [([1, 2, 3, 4],), ((9,),), ([],)],

@@ -257,10 +257,33 @@ impl<'a> Structurer<'a> {
             }
             p = self.norm((p.0, p.1 + 1))?;
         }
-        if depth != fail_depth || known.is_some_and(|k| k != p) {
+        if depth != fail_depth {
             return None;
         }
-        Some(p)
+        match known {
+            // (3.12+ copy a short exit into each way that reaches it: the guard's failure and the
+            // pattern's can each end in their own copy of the code after the match)
+            Some(k) if k != p && !self.same_exit_from(k, p) => None,
+            Some(k) => Some(k),
+            None => Some(p),
+        }
+    }
+
+    /// Are the code from `a` and from `b` to the end of their blocks the same, each leaving the
+    /// code object (nothing after it): two copies of one exit?
+    fn same_exit_from(&self, a: Pos, b: Pos) -> bool {
+        let leaves = |x: usize| {
+            self.cfg.blocks[x]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception)
+        };
+        let copy = match (a.1, b.1) {
+            (_, 0) => self.copy_of_block(a.0, a.1, b.0),
+            (0, _) => self.copy_of_block(b.0, b.1, a.0),
+            _ => false,
+        };
+        copy && leaves(a.0) && leaves(b.0)
     }
 
     /// Where an or-pattern's alternative fails over to the next: the part of the subject the next

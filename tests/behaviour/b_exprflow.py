@@ -181,6 +181,13 @@ def unpack_dropped_assign(row):
     return a, b
 
 
+def unpack_dropped_starred(row):
+    # 3.13+ drop all but the last store of `_`, the starred one too
+    _, *_, _ = row
+    first, *_, _ = row
+    return _, first
+
+
 class _F:
     def __init__(self, compare, hash):
         self.compare = compare
@@ -271,6 +278,7 @@ CASES = {
     "unpack_two_dropped": [([(1, 2, 3, 4, 5), (6, 7, 8, 9, 10)],), ([],)],
     "unpack_dropped_in_genexpr": [([(1, 2, 3)],), ([(1, 2, 4)],), ([],)],
     "unpack_dropped_assign": [((1, 2, 3),), ("abc",)],
+    "unpack_dropped_starred": [((1, 2, 3),), ("abcd",), ([1, 2],), ((1,),)],
     "ifexp_condition": [(_F(1, None),), (_F(0, None),), (_F(1, 0),), (_F(0, 2),)],
     "ifexp_condition_in_loop": [([_F(1, None), _F(0, None), _F(1, 0), _F(0, 2)],)],
     "ifexp_condition_in_listcomp": [([_F(1, None), _F(0, None), _F(1, 0), _F(0, 2)],)],

@@ -1159,17 +1159,23 @@ impl<'a> Sim<'a> {
         let mut elts: Vec<Expr> = up.targets.iter().flatten().cloned().collect();
         // a dropped store is one of the same unpacking's later names (any of them compiles
         // to the same code: only the last store of a name is kept)
+        // (the starred target too: `_, *_, _ = v`)
         for k in 0..elts.len() {
-            if elts[k] != dead_store() {
+            let slot = match &mut elts[k] {
+                Expr::Starred { value, .. } => value.as_mut(),
+                e => e,
+            };
+            if *slot != dead_store() {
                 continue;
             }
             let later = elts[k + 1..]
                 .iter()
                 .find(|e| matches!(e, Expr::Name { .. }) && **e != dead_store())
                 .cloned();
-            match later {
-                Some(name) => elts[k] = name,
-                None => return Err(self.err(ins, "an unpacked value dropped, not stored")),
+            match (later, &mut elts[k]) {
+                (Some(name), Expr::Starred { value, .. }) => **value = name,
+                (Some(name), e) => *e = name,
+                (None, _) => return Err(self.err(ins, "an unpacked value dropped, not stored")),
             }
         }
         let tuple = Expr::Tuple {

@@ -168,6 +168,12 @@ def tuple_assignments(a, b, items):
     return a, b, x, y, z, first, last, items
 
 
+def lambda_statement(k):
+    # a lambda evaluated for nothing: no behaviour, but its code object is made (and compared)
+    lambda v: v + k  # noqa: B018
+    return k
+
+
 def set_displays(x, items):
     # the compiler folds these displays into frozenset constants; written back as displays, they fold
     # to the same constants again (written `frozenset({...})` they would be a call)
@@ -297,7 +303,7 @@ def _tree(code):
 
 
 @pytest.mark.parametrize("fn", [straight, branches, loops, fstrings, unpacking, tries, finally_, globals_, tuple_assignments,
-                                set_displays])
+                                set_displays, lambda_statement])
 def test_recompiles_to_the_same_instructions(fn) -> None:
     source = decompile(fn)
     assert normalized(recompiled(fn.__code__, source)) == normalized(fn.__code__), source

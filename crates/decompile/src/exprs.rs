@@ -365,6 +365,12 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Is `v` a function made from a lambda's code (with no decorators)?
+    fn is_lambda(&self, v: &Val) -> bool {
+        matches!(v, Val::Function(f) if f.decorators.is_empty()
+            && matches!(self.code.consts.get(f.code), Some(Const::Code(c)) if c.name == "<lambda>"))
+    }
+
     fn pop_n(&mut self, ins: &Instr, n: usize) -> Result<Vec<Expr>, DecompileError> {
         let mut out = Vec::with_capacity(n);
         for _ in 0..n {
@@ -1818,6 +1824,12 @@ impl<'a> Sim<'a> {
                     // overwrites (`for op, _, _ in x`): which name is settled when it completes
                     Val::Unpacked { unpack, slot } => {
                         self.fill_unpack(ins, unpack, slot, dead_store())?
+                    }
+                    // a lambda evaluated for nothing (`lambda: k` as a statement): its code
+                    // object is still made
+                    f @ Val::Function(_) if self.is_lambda(&f) => {
+                        let value = self.expr_of(ins, f)?;
+                        self.out.push(Stmt::Expr { value });
                     }
                     _ => {}
                 }

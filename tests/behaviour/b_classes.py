@@ -356,7 +356,26 @@ def class_iterator_protocol(n):
     return list(Count(n)), sum(Count(n))
 
 
+def class_cell_with_final_if(x):
+    # a class body using __class__ whose last statement is an `if`: 3.11+ copy the body's epilogue
+    # (the class cell's store and return) into the ends of its arms
+    class Child(Base):
+        def describe(self):
+            return "child " + super().describe()
+
+        if x > 0:
+            kind = "positive"
+            twice = x * 2
+        elif x == 0:
+            kind = "zero"
+        else:
+            kind = "negative"
+
+    return Child(x).describe(), getattr(Child, "twice", None)
+
+
 CASES = {
+    "class_cell_with_final_if": [(3,), (0,), (-2,)],
     "class_simple": [(1,), ("a",)],
     "class_attributes": [(5,), ("x",)],
     "class_bases": [(0,)],

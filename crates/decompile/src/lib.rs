@@ -281,6 +281,7 @@ fn fold_annotations_here(body: &mut Vec<ast::Stmt>, future: bool) {
 /// that arm).
 fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     use ast::{Constant, Expr, Stmt};
+    // (a class body using `__class__` returns its cell instead)
     let ends = |b: &[Stmt]| {
         matches!(
             b.last(),
@@ -291,7 +292,7 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
                         ..
                     })
                 })
-        )
+        ) || b.last().is_some_and(returns_class_cell)
     };
     let at = body.iter().position(|s| match s {
         Stmt::If {
@@ -323,10 +324,22 @@ fn fold_module_returns(body: &mut Vec<ast::Stmt>) {
     }
 }
 
-/// `__static_attributes__ = (...)`, 3.14's `__classdictcell__ = ...`: the epilogue 3.13+ compile
-/// into a class body, before its `return None` (and into every copy of that return).
+/// `__static_attributes__ = (...)`, 3.14's `__classdictcell__ = ...`, `__classcell__ = ...`: the
+/// epilogue a class body is compiled with, before its `return` (and in every copy of that return).
 fn is_class_epilogue(s: &ast::Stmt) -> bool {
-    matches!(s, ast::Stmt::Assign { targets, .. } if matches!(targets.as_slice(), [ast::Expr::Name { id, .. }] if id == "__static_attributes__" || id == "__classdictcell__"))
+    matches!(s, ast::Stmt::Assign { targets, .. } if matches!(targets.as_slice(), [ast::Expr::Name { id, .. }]
+        if id == "__static_attributes__" || id == "__classdictcell__" || id == "__classcell__"))
+}
+
+/// The `return` that ends a class body using `__class__`: its cell, for `type.__new__`.
+fn returns_class_cell(s: &ast::Stmt) -> bool {
+    match s {
+        ast::Stmt::Return { value: Some(v) } => match v {
+            ast::Expr::Name { id, .. } => id == "__class__",
+            other => exprs::cell_name(other) == Some("__class__"),
+        },
+        _ => false,
+    }
 }
 
 /// Remove `return None` where control would end anyway: as the last statement, and at the ends of
@@ -559,6 +572,15 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         }
         _ => false,
     };
+    // (and their copies at the ends of a final statement's arms, 3.11+)
+    structure::strip_tail(&mut body, &returns_class_cell, false);
+    loop {
+        let had = body.clone();
+        structure::strip_tail(&mut body, &is_class_epilogue, false);
+        if body == had {
+            break;
+        }
+    }
     let mut out: Vec<Stmt> = declarations(code);
     for s in body {
         if target_is(
@@ -597,14 +619,8 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
                 continue;
             }
         }
-        if let Stmt::Return { value: Some(v) } = &s {
-            let class_cell = match v {
-                Expr::Name { id, .. } => id == "__class__",
-                other => exprs::cell_name(other) == Some("__class__"),
-            };
-            if class_cell {
-                continue;
-            }
+        if returns_class_cell(&s) {
+            continue;
         }
         out.push(s);
     }

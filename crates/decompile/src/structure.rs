@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod block_instrs;
 mod comp_lines;
+mod cond_sense;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
@@ -168,7 +169,9 @@ pub(crate) fn negate(test: Expr) -> Expr {
             ops,
             comparators,
         } if ops.len() == 1
-            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn) =>
+            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)
+            && (cond_sense::folds_not()
+                || matches!(ops[0], CmpOp::Is | CmpOp::IsNot) && is_none_test(&comparators)) =>
         {
             let op = match ops[0] {
                 CmpOp::Is => CmpOp::IsNot,
@@ -184,7 +187,9 @@ pub(crate) fn negate(test: Expr) -> Expr {
         }
         // `not (a is None or b in c)` as `a is not None and b not in c` (De Morgan), where every
         // operand negates exactly into a comparison: how the compiler's jumps read back
-        Expr::BoolOp { op, values } if values.len() >= 2 && values.iter().all(exact_compare) => {
+        Expr::BoolOp { op, values }
+            if values.len() >= 2 && values.iter().all(exact_compare) && cond_sense::folds_not() =>
+        {
             Expr::BoolOp {
                 op: match op {
                     BoolOp::And => BoolOp::Or,
@@ -198,6 +203,17 @@ pub(crate) fn negate(test: Expr) -> Expr {
             operand: Box::new(other),
         },
     }
+}
+
+/// `x is None` / `x is not None` (as `comparators`): either spelling jumps on `None` alike.
+fn is_none_test(comparators: &[Expr]) -> bool {
+    matches!(
+        comparators,
+        [Expr::Constant {
+            value: Constant::None,
+            ..
+        }]
+    )
 }
 
 /// An `is` / `is not` / `in` / `not in` comparison of two operands (always a bool, exactly negated).
@@ -542,6 +558,7 @@ const ITEM: &str = "\u{0}for-item";
 
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
+        cond_sense::set_version(code.version);
         let mut cfg = Cfg::build(&code.bytecode);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {

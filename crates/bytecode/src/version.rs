@@ -37,6 +37,9 @@ pub struct VersionInfo {
     /// test `if not a in b:` keeps `in` and jumps the other way, so a jump's sense and the
     /// comparison's operator are two facts the source must both keep.
     pub folds_not_in_tests: bool,
+    /// Whether a test `x is None` / `x is not None` compiles to a jump on `None`
+    /// (`POP_JUMP_*IF_NONE`, 3.11+), the same whichever of the two is written.
+    pub jumps_on_none: bool,
 }
 
 pub const VERSIONS: [VersionInfo; 7] = [
@@ -47,6 +50,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3400, 3419),
         marshal_version: 4,
         sizes_dead_code: false,
+        jumps_on_none: false,
         folds_not_in_tests: true,
         min_stacksize: 0,
     },
@@ -57,6 +61,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3420, 3429),
         marshal_version: 4,
         sizes_dead_code: false,
+        jumps_on_none: false,
         folds_not_in_tests: true,
         min_stacksize: 0,
     },
@@ -67,6 +72,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3430, 3449),
         marshal_version: 4,
         sizes_dead_code: false,
+        jumps_on_none: false,
         folds_not_in_tests: true,
         min_stacksize: 0,
     },
@@ -77,6 +83,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3450, 3499),
         marshal_version: 4,
         sizes_dead_code: true,
+        jumps_on_none: true,
         folds_not_in_tests: true,
         min_stacksize: 0,
     },
@@ -87,6 +94,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3500, 3549),
         marshal_version: 4,
         sizes_dead_code: true,
+        jumps_on_none: true,
         folds_not_in_tests: true,
         min_stacksize: 0,
     },
@@ -97,6 +105,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3550, 3599),
         marshal_version: 4,
         sizes_dead_code: true,
+        jumps_on_none: true,
         folds_not_in_tests: true,
         min_stacksize: 1,
     },
@@ -107,6 +116,7 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3600, 3649),
         marshal_version: 5,
         sizes_dead_code: true,
+        jumps_on_none: true,
         folds_not_in_tests: false,
         min_stacksize: 1,
     },

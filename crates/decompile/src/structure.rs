@@ -163,21 +163,20 @@ pub(crate) fn negate(test: Expr) -> Expr {
             op: UnaryOp::Not,
             operand,
         } => *operand,
-        // `is` and `in` always give a bool: their negation is exact (not so `==`, `<`: NaN, numpy)
+        // `is` and `in` always give a bool: their negation is exact (not so `==`, `<`: NaN, numpy).
+        // 3.11+ `x is not None` for `not x is None` (both jump on `None` alike)
         Expr::Compare {
             left,
             ops,
             comparators,
         } if ops.len() == 1
-            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)
-            && (cond_sense::folds_not()
-                || matches!(ops[0], CmpOp::Is | CmpOp::IsNot) && is_none_test(&comparators)) =>
+            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot)
+            && cond_sense::none_jumps()
+            && is_none_test(&comparators) =>
         {
             let op = match ops[0] {
                 CmpOp::Is => CmpOp::IsNot,
-                CmpOp::IsNot => CmpOp::Is,
-                CmpOp::In => CmpOp::NotIn,
-                _ => CmpOp::In,
+                _ => CmpOp::Is,
             };
             Expr::Compare {
                 left,
@@ -185,19 +184,16 @@ pub(crate) fn negate(test: Expr) -> Expr {
                 comparators,
             }
         }
-        // `not (a is None or b in c)` as `a is not None and b not in c` (De Morgan), where every
-        // operand negates exactly into a comparison: how the compiler's jumps read back
-        Expr::BoolOp { op, values }
-            if values.len() >= 2 && values.iter().all(exact_compare) && cond_sense::folds_not() =>
-        {
-            Expr::BoolOp {
-                op: match op {
-                    BoolOp::And => BoolOp::Or,
-                    BoolOp::Or => BoolOp::And,
-                },
-                values: values.into_iter().map(negate).collect(),
-            }
-        }
+        // a negated `in` / `is` test stays `not (a in b)` (see `cond_sense`: which operator the
+        // compiler tests depends on where the `not` stands; through 3.13 the printer writes a
+        // `not` left on the comparison itself into the operator)
+        Expr::BoolOp { op, values } if cond_sense::de_morgan(&values) => Expr::BoolOp {
+            op: match op {
+                BoolOp::And => BoolOp::Or,
+                BoolOp::Or => BoolOp::And,
+            },
+            values: values.into_iter().map(negate).collect(),
+        },
         other => Expr::UnaryOp {
             op: UnaryOp::Not,
             operand: Box::new(other),
@@ -214,12 +210,6 @@ fn is_none_test(comparators: &[Expr]) -> bool {
             ..
         }]
     )
-}
-
-/// An `is` / `is not` / `in` / `not in` comparison of two operands (always a bool, exactly negated).
-fn exact_compare(e: &Expr) -> bool {
-    matches!(e, Expr::Compare { ops, .. }
-        if ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
 }
 
 /// The test under which control falls through a branch that jumps when the test is `jump_if`.
@@ -1842,10 +1832,8 @@ impl<'a> Structurer<'a> {
                     op: UnaryOp::Not,
                     operand,
                 } => *operand,
-                t => Expr::UnaryOp {
-                    op: UnaryOp::Not,
-                    operand: Box::new(t),
-                },
+                // (`not (a and not b in c)` by De Morgan: see `cond_sense`)
+                t => negate(t),
             };
             out.push(Stmt::If {
                 test,
@@ -2036,7 +2024,7 @@ impl<'a> Structurer<'a> {
                 // the last comparison jumps to the false target when it holds: `m is None`
                 // tested by POP_JUMP_IF_NOT_NONE (3.12+), read as `m is not None` jumping
                 // (`negate` is exact only for `is` / `in`; anything else is no comparison then)
-                (negate(test2), fall, taken)
+                (cond_sense::flip_operator(test2), fall, taken)
             } else {
                 (test2, taken, fall)
             }

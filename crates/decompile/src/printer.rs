@@ -32,7 +32,6 @@ pub fn print_decompiled(body: &[Stmt], version: PyVersion) -> String {
 }
 
 /// Prints one statement (and its nested blocks) at indent level 0, ending in a newline.
-
 pub fn print_stmt(stmt: &Stmt, version: PyVersion) -> String {
     let mut p = Printer::new(version);
     p.stmt(stmt);

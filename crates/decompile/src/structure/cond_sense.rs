@@ -114,3 +114,86 @@ pub(crate) fn flip_operator(test: Expr) -> Expr {
 fn in_or_is_op(ops: &[CmpOp]) -> bool {
     matches!(ops, [CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::structure::negate;
+
+    fn cmp(l: &str, op: CmpOp, r: Expr) -> Expr {
+        Expr::Compare {
+            left: Box::new(Expr::name(l)),
+            ops: vec![op],
+            comparators: vec![r],
+        }
+    }
+
+    fn not(e: Expr) -> Expr {
+        Expr::UnaryOp {
+            op: UnaryOp::Not,
+            operand: Box::new(e),
+        }
+    }
+
+    fn none() -> Expr {
+        Expr::constant(Constant::None)
+    }
+
+    #[test]
+    fn negated_in_keeps_its_operator() {
+        for v in [
+            framejit_bytecode::PyVersion::V3_12,
+            framejit_bytecode::PyVersion::V3_14,
+        ] {
+            set_version(v);
+            let t = cmp("a", CmpOp::In, Expr::name("b"));
+            assert_eq!(negate(t.clone()), not(t.clone()));
+            assert_eq!(negate(not(t.clone())), t);
+            // (a chained comparison's link stays a comparison)
+            assert_eq!(flip_operator(t), cmp("a", CmpOp::NotIn, Expr::name("b")));
+        }
+    }
+
+    #[test]
+    fn none_tests_flip_where_they_jump_on_none() {
+        set_version(framejit_bytecode::PyVersion::V3_12);
+        let t = cmp("a", CmpOp::Is, none());
+        assert_eq!(negate(t), cmp("a", CmpOp::IsNot, none()));
+        set_version(framejit_bytecode::PyVersion::V3_10);
+        let t = cmp("a", CmpOp::Is, none());
+        assert_eq!(negate(t.clone()), not(t));
+    }
+
+    #[test]
+    fn de_morgan_only_where_it_cancels_negated_tests() {
+        set_version(framejit_bytecode::PyVersion::V3_12);
+        let neg_in = not(cmp("k", CmpOp::NotIn, Expr::name("d")));
+        // `not (x and not k not in d)`: `not x or k not in d`
+        let and = Expr::BoolOp {
+            op: crate::ast::BoolOp::And,
+            values: vec![Expr::name("x"), neg_in],
+        };
+        assert_eq!(
+            negate(and),
+            Expr::BoolOp {
+                op: crate::ast::BoolOp::Or,
+                values: vec![
+                    not(Expr::name("x")),
+                    cmp("k", CmpOp::NotIn, Expr::name("d"))
+                ],
+            }
+        );
+        // `not (a in b or a in c)` stays: the plain tests keep their operator
+        let or = Expr::BoolOp {
+            op: crate::ast::BoolOp::Or,
+            values: vec![
+                cmp("a", CmpOp::In, Expr::name("b")),
+                cmp("a", CmpOp::In, Expr::name("c")),
+            ],
+        };
+        assert_eq!(negate(or.clone()), not(or.clone()));
+        // 3.14: never (the `not` around the whole jumps as the pushed-down one does)
+        set_version(framejit_bytecode::PyVersion::V3_14);
+        assert_eq!(negate(or.clone()), not(or));
+    }
+}

@@ -32,6 +32,14 @@ pub struct VersionInfo {
     /// The least `co_stacksize` the compiler gives. 3.13+ size the implicit `return None` at the end
     /// of every body before removing it when unreachable, so a stack is never smaller than 1.
     pub min_stacksize: u32,
+    /// Whether the compiler reads `not (a in b)` / `not (a is b)` as `a not in b` / `a is not b`
+    /// before choosing jumps (the AST optimiser's fold, through 3.13). 3.14 folds only values: a
+    /// test `if not a in b:` keeps `in` and jumps the other way, so a jump's sense and the
+    /// comparison's operator are two facts the source must both keep.
+    pub folds_not_in_tests: bool,
+    /// Whether a test `x is None` / `x is not None` compiles to a jump on `None`
+    /// (`POP_JUMP_*IF_NONE`, 3.11+), the same whichever of the two is written.
+    pub jumps_on_none: bool,
 }
 
 pub const VERSIONS: [VersionInfo; 7] = [
@@ -42,6 +50,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3400, 3419),
         marshal_version: 4,
         sizes_dead_code: false,
+        jumps_on_none: false,
+        folds_not_in_tests: true,
         min_stacksize: 0,
     },
     VersionInfo {
@@ -51,6 +61,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3420, 3429),
         marshal_version: 4,
         sizes_dead_code: false,
+        jumps_on_none: false,
+        folds_not_in_tests: true,
         min_stacksize: 0,
     },
     VersionInfo {
@@ -60,6 +72,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3430, 3449),
         marshal_version: 4,
         sizes_dead_code: false,
+        jumps_on_none: false,
+        folds_not_in_tests: true,
         min_stacksize: 0,
     },
     VersionInfo {
@@ -69,6 +83,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3450, 3499),
         marshal_version: 4,
         sizes_dead_code: true,
+        jumps_on_none: true,
+        folds_not_in_tests: true,
         min_stacksize: 0,
     },
     VersionInfo {
@@ -78,6 +94,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3500, 3549),
         marshal_version: 4,
         sizes_dead_code: true,
+        jumps_on_none: true,
+        folds_not_in_tests: true,
         min_stacksize: 0,
     },
     VersionInfo {
@@ -87,6 +105,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3550, 3599),
         marshal_version: 4,
         sizes_dead_code: true,
+        jumps_on_none: true,
+        folds_not_in_tests: true,
         min_stacksize: 1,
     },
     VersionInfo {
@@ -96,6 +116,8 @@ pub const VERSIONS: [VersionInfo; 7] = [
         magic_range: (3600, 3649),
         marshal_version: 5,
         sizes_dead_code: true,
+        jumps_on_none: true,
+        folds_not_in_tests: false,
         min_stacksize: 1,
     },
 ];

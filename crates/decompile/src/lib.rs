@@ -910,5 +910,5 @@ fn source_of(code: &CodeInput, f: &exprs::FuncVal) -> Result<String, DecompileEr
     } else {
         decompile_body(code)?
     };
-    Ok(printer::print_module(&stmts, code.version))
+    Ok(printer::print_decompiled(&stmts, code.version))
 }

@@ -21,6 +21,16 @@ pub fn print_module(body: &[Stmt], version: PyVersion) -> String {
     p.out
 }
 
+/// A decompiled module: as `print_module`, with a `not` standing on an `in` / `is` comparison
+/// written into its operator where the target compiles both alike (through 3.13).
+pub fn print_decompiled(body: &[Stmt], version: PyVersion) -> String {
+    let mut p = Printer::new(version);
+    p.fold_not = version.info().folds_not_in_tests;
+    p.out.reserve(1024);
+    p.block_top(body);
+    p.out
+}
+
 /// Prints one statement (and its nested blocks) at indent level 0, ending in a newline.
 pub fn print_stmt(stmt: &Stmt, version: PyVersion) -> String {
     let mut p = Printer::new(version);
@@ -157,6 +167,40 @@ struct Printer {
     spec_depth: usize,
     /// How many f-string replacement fields enclose what is printed (no line breaks there).
     fields: usize,
+    /// Decompiled code through 3.13: `not a in b` written `a not in b` (`print_decompiled`).
+    fold_not: bool,
+}
+
+/// `not a in b` as `a not in b` (`is` likewise): the spelling the compiler reads the same through
+/// 3.13 (see `structure::cond_sense`).
+fn fold_not(e: &Expr) -> Option<Expr> {
+    let Expr::UnaryOp {
+        op: UnaryOp::Not,
+        operand,
+    } = e
+    else {
+        return None;
+    };
+    let Expr::Compare {
+        left,
+        ops,
+        comparators,
+    } = &**operand
+    else {
+        return None;
+    };
+    let op = match ops.as_slice() {
+        [CmpOp::Is] => CmpOp::IsNot,
+        [CmpOp::IsNot] => CmpOp::Is,
+        [CmpOp::In] => CmpOp::NotIn,
+        [CmpOp::NotIn] => CmpOp::In,
+        _ => return None,
+    };
+    Some(Expr::Compare {
+        left: left.clone(),
+        ops: vec![op],
+        comparators: comparators.clone(),
+    })
 }
 
 fn binop_prec(op: Operator) -> Prec {
@@ -297,6 +341,7 @@ impl Printer {
             restricted: None,
             spec_depth: 0,
             fields: 0,
+            fold_not: false,
         }
     }
 
@@ -915,6 +960,11 @@ impl Printer {
 
     /// Prints `e` where an expression of at least `min` binding strength is needed.
     fn expr(&mut self, e: &Expr, min: Prec) {
+        if self.fold_not {
+            if let Some(folded) = fold_not(e) {
+                return self.expr(&folded, min);
+            }
+        }
         if let Expr::JoinedStr { values } = e {
             self.joined_str(values, min);
             return;
@@ -1587,6 +1637,7 @@ impl Printer {
         let outer = self.restricted.clone();
         for q in order {
             let mut sub = Printer::new(self.version);
+            sub.fold_not = self.fold_not;
             let mut banned = outer.as_ref().map(|r| r.banned.clone()).unwrap_or_default();
             banned.push(q);
             sub.restricted = Some(Restricted {

@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod block_instrs;
 mod comp_lines;
+mod cond_sense;
 mod copied_blocks;
 mod coroutine;
 mod dup_tail;
@@ -163,19 +164,20 @@ pub(crate) fn negate(test: Expr) -> Expr {
             op: UnaryOp::Not,
             operand,
         } => *operand,
-        // `is` and `in` always give a bool: their negation is exact (not so `==`, `<`: NaN, numpy)
+        // `is` and `in` always give a bool: their negation is exact (not so `==`, `<`: NaN, numpy).
+        // 3.11+ `x is not None` for `not x is None` (both jump on `None` alike)
         Expr::Compare {
             left,
             ops,
             comparators,
         } if ops.len() == 1
-            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn) =>
+            && matches!(ops[0], CmpOp::Is | CmpOp::IsNot)
+            && cond_sense::none_jumps()
+            && is_none_test(&comparators) =>
         {
             let op = match ops[0] {
                 CmpOp::Is => CmpOp::IsNot,
-                CmpOp::IsNot => CmpOp::Is,
-                CmpOp::In => CmpOp::NotIn,
-                _ => CmpOp::In,
+                _ => CmpOp::Is,
             };
             Expr::Compare {
                 left,
@@ -183,17 +185,16 @@ pub(crate) fn negate(test: Expr) -> Expr {
                 comparators,
             }
         }
-        // `not (a is None or b in c)` as `a is not None and b not in c` (De Morgan), where every
-        // operand negates exactly into a comparison: how the compiler's jumps read back
-        Expr::BoolOp { op, values } if values.len() >= 2 && values.iter().all(exact_compare) => {
-            Expr::BoolOp {
-                op: match op {
-                    BoolOp::And => BoolOp::Or,
-                    BoolOp::Or => BoolOp::And,
-                },
-                values: values.into_iter().map(negate).collect(),
-            }
-        }
+        // a negated `in` / `is` test stays `not (a in b)` (see `cond_sense`: which operator the
+        // compiler tests depends on where the `not` stands; through 3.13 the printer writes a
+        // `not` left on the comparison itself into the operator)
+        Expr::BoolOp { op, values } if cond_sense::de_morgan(&values) => Expr::BoolOp {
+            op: match op {
+                BoolOp::And => BoolOp::Or,
+                BoolOp::Or => BoolOp::And,
+            },
+            values: values.into_iter().map(negate).collect(),
+        },
         other => Expr::UnaryOp {
             op: UnaryOp::Not,
             operand: Box::new(other),
@@ -201,10 +202,15 @@ pub(crate) fn negate(test: Expr) -> Expr {
     }
 }
 
-/// An `is` / `is not` / `in` / `not in` comparison of two operands (always a bool, exactly negated).
-fn exact_compare(e: &Expr) -> bool {
-    matches!(e, Expr::Compare { ops, .. }
-        if ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
+/// `x is None` / `x is not None` (as `comparators`): either spelling jumps on `None` alike.
+fn is_none_test(comparators: &[Expr]) -> bool {
+    matches!(
+        comparators,
+        [Expr::Constant {
+            value: Constant::None,
+            ..
+        }]
+    )
 }
 
 /// The test under which control falls through a branch that jumps when the test is `jump_if`.
@@ -550,6 +556,7 @@ const ITEM: &str = "\u{0}for-item";
 
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
+        cond_sense::set_version(code.version);
         let mut cfg = Cfg::build(&code.bytecode);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
@@ -1857,10 +1864,8 @@ impl<'a> Structurer<'a> {
                     op: UnaryOp::Not,
                     operand,
                 } => *operand,
-                t => Expr::UnaryOp {
-                    op: UnaryOp::Not,
-                    operand: Box::new(t),
-                },
+                // (`not (a and not b in c)` by De Morgan: see `cond_sense`)
+                t => negate(t),
             };
             out.push(Stmt::If {
                 test,
@@ -2051,7 +2056,7 @@ impl<'a> Structurer<'a> {
                 // the last comparison jumps to the false target when it holds: `m is None`
                 // tested by POP_JUMP_IF_NOT_NONE (3.12+), read as `m is not None` jumping
                 // (`negate` is exact only for `is` / `in`; anything else is no comparison then)
-                (negate(test2), fall, taken)
+                (cond_sense::flip_operator(test2), fall, taken)
             } else {
                 (test2, taken, fall)
             }

@@ -210,7 +210,7 @@ fn test_form(e: Expr, neg: bool) -> Expr {
             }
             Expr::BoolOp { op, values: flat }
         }
-        other if neg => super::negate(other),
+        other if neg => super::cond_sense::flip_operator(other),
         other => other,
     }
 }

@@ -172,11 +172,20 @@ impl Structurer<'_> {
 }
 
 /// A single `in` / `not in` / `is` / `is not` comparison (CPython compiles `not (a in b)` as
-/// `a not in b`).
+/// `a not in b`), or one negated (`cond_sense`).
 pub(super) fn is_in_or_is(e: &crate::ast::Expr) -> bool {
-    use crate::ast::{CmpOp, Expr};
-    matches!(e, Expr::Compare { ops, .. }
-        if ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
+    use crate::ast::{CmpOp, Expr, UnaryOp};
+    match e {
+        Expr::UnaryOp {
+            op: UnaryOp::Not,
+            operand,
+        } => matches!(&**operand, Expr::Compare { ops, .. }
+            if ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)),
+        Expr::Compare { ops, .. } => {
+            ops.len() == 1 && matches!(ops[0], CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)
+        }
+        _ => false,
+    }
 }
 
 impl Structurer<'_> {

@@ -29,6 +29,7 @@ mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
+mod twice_shapes;
 mod while_fold;
 mod with_exits;
 pub(crate) use comp_lines::assign_apart;
@@ -2912,6 +2913,7 @@ impl<'a> Structurer<'a> {
             }
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
+        exits = self.exits_at_header_depth(header, &exits);
         // `while T: ... else: ...` compiled as a guard: the test's exit starts the `else:` part,
         // `break` goes past it. A loop tested at its top (≤3.9) has its test in the body, as
         // `if T: ... continue` followed by the `else:` part: `break` leaves after that part,

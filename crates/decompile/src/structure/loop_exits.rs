@@ -366,7 +366,10 @@ impl Structurer<'_> {
         let s = self.stops.iter().rev().flatten().next().copied()?;
         let walls = [Some(b), Some(s)];
         let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
-        (s > b && (reaches(fall) || reaches(taken))).then_some(s)
+        // (3.11+ lay the code after a try statement out before its handler: an except clause
+        // goes back to it, which is no loop's jump back to a header around the branch)
+        let ahead = s > b || self.stop_behind(b, s);
+        (ahead && (reaches(fall) || reaches(taken))).then_some(s)
     }
 
     /// 3.12+ (conditional jumps go forward only): is `fall` only the jump back to the header of

@@ -2925,7 +2925,10 @@ impl<'a> Structurer<'a> {
         let top_brk = self
             .header_test_exit(header, &lp.body)
             .filter(|_| guard.is_none())
-            .and_then(|x| self.else_break_target(header, x, depth, enclosing));
+            .and_then(|x| {
+                self.else_break_target(header, x, depth, enclosing)
+                    .filter(|&t| self.else_part_before(x, t, &lp.body))
+            });
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),

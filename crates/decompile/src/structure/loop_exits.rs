@@ -312,7 +312,9 @@ impl Structurer<'_> {
         if majority || exits.len() < 2 {
             return main;
         }
-        self.header_exit(header, body, exits).or(main)
+        self.common_exit(body, exits)
+            .or_else(|| self.header_exit(header, body, exits))
+            .or(main)
     }
 }
 
@@ -367,9 +369,12 @@ impl Structurer<'_> {
         let walls = [Some(b), Some(s)];
         let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
         // (3.11+ lay the code after a try statement out before its handler: an except clause
-        // goes back to it, which is no loop's jump back to a header around the branch)
-        let ahead = s > b || self.stop_behind(b, s);
-        (ahead && (reaches(fall) || reaches(taken))).then_some(s)
+        // goes back to it, which is no loop's jump back to a header around the branch; where
+        // only the arm laid out first goes on there, `if c: B  else: raise`)
+        if s < b && self.stop_behind(b, s) && reaches(fall) && !reaches(taken) {
+            return Some(s);
+        }
+        (s > b && (reaches(fall) || reaches(taken))).then_some(s)
     }
 
     /// 3.12+ (conditional jumps go forward only): is `fall` only the jump back to the header of

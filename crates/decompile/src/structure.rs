@@ -31,6 +31,7 @@ mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
+mod twice_shapes;
 mod while_fold;
 mod with_exits;
 pub(crate) use comp_lines::assign_apart;
@@ -2950,6 +2951,7 @@ impl<'a> Structurer<'a> {
             }
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
+        exits = self.exits_at_header_depth(header, &exits);
         // `while T: ... else: ...` compiled as a guard: the test's exit starts the `else:` part,
         // `break` goes past it. A loop tested at its top (≤3.9) has its test in the body, as
         // `if T: ... continue` followed by the `else:` part: `break` leaves after that part,
@@ -2961,7 +2963,10 @@ impl<'a> Structurer<'a> {
         let top_brk = self
             .header_test_exit(header, &lp.body)
             .filter(|_| guard.is_none())
-            .and_then(|x| self.else_break_target(header, x, depth, enclosing));
+            .and_then(|x| {
+                self.else_break_target(header, x, depth, enclosing)
+                    .filter(|&t| self.else_part_before(x, t, &lp.body))
+            });
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),

@@ -312,7 +312,9 @@ impl Structurer<'_> {
         if majority || exits.len() < 2 {
             return main;
         }
-        self.header_exit(header, body, exits).or(main)
+        self.common_exit(body, exits)
+            .or_else(|| self.header_exit(header, body, exits))
+            .or(main)
     }
 }
 
@@ -366,6 +368,12 @@ impl Structurer<'_> {
         let s = self.stops.iter().rev().flatten().next().copied()?;
         let walls = [Some(b), Some(s)];
         let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        // (3.11+ lay the code after a try statement out before its handler: an except clause
+        // goes back to it, which is no loop's jump back to a header around the branch; where
+        // only the arm laid out first goes on there, `if c: B  else: raise`)
+        if s < b && self.stop_behind(b, s) && reaches(fall) && !reaches(taken) {
+            return Some(s);
+        }
         (s > b && (reaches(fall) || reaches(taken))).then_some(s)
     }
 

@@ -1,0 +1,95 @@
+//! Shapes in which a block would come out twice (the structurer reaching a block it already
+//! placed), read as the source had them.
+
+use super::Structurer;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// Of the blocks control leaves a `while` loop headed by `header` to, those that can be the
+    /// code after the loop: entered with the stack the header is entered with. A block entered
+    /// with more (a `return` out of a `for` inside the loop, which pops the iterator first; a
+    /// `return` out of a `with`, which calls the exit first) is a way out of the construct
+    /// holding those values, placed where that construct is, never after the loop.
+    pub(super) fn exits_at_header_depth(&self, header: usize, exits: &[usize]) -> Vec<usize> {
+        let Some(depth) = self.entry_depth[header] else {
+            return exits.to_vec();
+        };
+        exits
+            .iter()
+            .copied()
+            .filter(|&x| self.entry_depth[x].is_none_or(|d| d <= depth))
+            .collect()
+    }
+}
+
+impl Structurer<'_> {
+    /// Is the stop `s` of the region holding the branch at block `b`, laid out before `b`, the
+    /// code after a try statement whose except clause holds the branch (3.11+ lay it out before
+    /// the handler)? The branch is under a handler that does not cover `s`, and `s` is no
+    /// header of a loop around the branch (nor a loop's jump back, which a handler would cover
+    /// as it covers the branch), nor outside a loop around the branch.
+    pub(super) fn stop_behind(&self, b: usize, s: usize) -> bool {
+        let handler = |x: usize| self.cfg.blocks[x].handler.map(|h| h.0);
+        self.code.version >= framejit_bytecode::PyVersion::V3_11
+            && handler(b).is_some()
+            && handler(s) != handler(b)
+            && !self.loop_at(s).is_some_and(|l| l.body.contains(&b))
+            // (a branch in a loop inside the clause gets there only by leaving that loop)
+            && self
+                .loops
+                .iter()
+                .all(|l| !l.body.contains(&b) || l.body.contains(&s))
+    }
+}
+
+impl Structurer<'_> {
+    /// Block `x` and the blocks after it on its one way on (each block going on to one place
+    /// only, exception edges aside), up to a block that branches or leaves, or one of `body`.
+    fn one_way_chain(&self, x: usize, body: &[usize]) -> Vec<usize> {
+        let mut out = vec![x];
+        let mut cur = x;
+        while out.len() < 64 {
+            let mut next = self.cfg.blocks[cur]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception);
+            match (next.next(), next.next()) {
+                (Some(e), None) if !body.contains(&e.to) && !out.contains(&e.to) => {
+                    cur = e.to;
+                    out.push(cur);
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// Where a loop (body `body`) goes on when no place is where most of its ways out `exits`
+    /// lead: the first place every way out gets to through blocks that only go on to one
+    /// place (`if a: break  elif b: f(); break` in `while True:`: one way out jumps straight
+    /// to the code after the loop, the other runs `f()` first and then jumps there; neither
+    /// is the code after the loop for the other). `None` where they get to no place in common.
+    pub(super) fn common_exit(&self, body: &[usize], exits: &[usize]) -> Option<usize> {
+        let (first, rest) = exits.split_first()?;
+        if rest.is_empty() {
+            return None;
+        }
+        let others: Vec<Vec<usize>> = rest.iter().map(|&x| self.one_way_chain(x, body)).collect();
+        self.one_way_chain(*first, body)
+            .into_iter()
+            .find(|p| others.iter().all(|c| c.contains(p)))
+    }
+
+    /// Can `t` be where `break` goes past an `else:` part that starts at the loop's `exit`
+    /// (body `body`)? Not where the exit's one way on meets `t`'s elsewhere than at `t`: then
+    /// both are ways to that place (`if not n: break  elif m: f(n); break` ending in one jump
+    /// to the code after the loop), and no `else:` part runs between them.
+    pub(super) fn else_part_before(&self, exit: usize, t: usize, body: &[usize]) -> bool {
+        let from_t = self.one_way_chain(t, body);
+        !self
+            .one_way_chain(exit, body)
+            .into_iter()
+            .take_while(|&x| x != t)
+            .any(|x| from_t.contains(&x))
+    }
+}

@@ -2462,6 +2462,9 @@ impl<'a> Structurer<'a> {
         // The handler's blocks are the compiler's own: the exception-suppressed path ends with
         // POP_TOP, POP_EXCEPT, POP_TOP, POP_TOP and goes on where the statement ends.
         let suppressed = self.with_suppressed(h, exits);
+        if suppressed.is_none() && after.is_none() && !self.with_suppressed_only_returns(h, exits) {
+            return Err(self.err("a with statement whose suppressed path runs on in its handler"));
+        }
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
             self.emitted[x] = true;

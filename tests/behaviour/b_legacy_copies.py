@@ -4,7 +4,7 @@ A try body that returns, inside an `if`, whose clause goes on to the code after 
 try/except/else whose `else:` returns while the clauses go on to a different `return`; a with
 body that never completes (only a suppressed exception reaches the code after it); a with
 statement whose code after it (`raise`, the end of an enclosing except clause) is copied into
-the handler's suppressed path.
+the handler's suppressed path; a `for` loop's `break` into which the exit block is copied.
 """
 
 import contextlib
@@ -100,6 +100,28 @@ def with_in_clause(x, suppress):
     return log
 
 
+def for_break_copied_exit(xs):
+    out = []
+    for x in xs:
+        out.append(x)
+        if x > 2:
+            break
+    return out
+
+
+def for_break_in_try_body(xs):
+    out = []
+    for x in xs:
+        try:
+            v = 10 // x
+            if v > 3:
+                break
+        except ZeroDivisionError:
+            continue
+        out.append(v)
+    return out
+
+
 def run_raise(x):
     try:
         return with_then_raise(x)
@@ -116,4 +138,6 @@ CASES = {
     "with_then_raise": [(1,), (2,)],
     "with_in_clause": [(1, False), (0, True), (0, False)],
     "run_raise": [(0,), (1,)],
+    "for_break_copied_exit": [([1, 2, 3, 4],), ([],), ([5],)],
+    "for_break_in_try_body": [([0, 5, 1, 2],), ([],), ([0],), (["a"],)],
 }

@@ -527,7 +527,9 @@ impl Structurer<'_> {
         carry: Vec<Val>,
         lp: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
-        let normal = self.legacy_normal_exit(h);
+        let normal = self
+            .legacy_normal_exit(h)
+            .filter(|&n| !self.legacy_break_after_pop_block(n, h, lp));
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);

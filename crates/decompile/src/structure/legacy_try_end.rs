@@ -13,6 +13,28 @@ impl Structurer<'_> {
         (e != stop && self.reach_within(e, &[Some(stop)])[stop]).then_some(stop)
     }
 
+    /// Is `n`, the block after the last POP_BLOCK of the try / with statement whose handler is
+    /// `h`, a `break` out of the `for` loop `lp` (its iterator popped, a jump to the loop's exit),
+    /// laid out before the handler? Then it leaves the body, which never completes: the normal
+    /// way on would jump past the handler, and no jump is threaded into a POP_TOP.
+    pub(super) fn legacy_break_after_pop_block(
+        &self,
+        n: usize,
+        h: usize,
+        lp: Option<&super::LoopCtx>,
+    ) -> bool {
+        let Some(ctx) = lp else { return false };
+        let Some(exit) = ctx.exit else { return false };
+        if n >= h || self.instrs(ctx.header).first().map(|i| i.op.name) != Some("FOR_ITER") {
+            return false;
+        }
+        let names: Vec<&str> = self.instrs(n).iter().map(|i| i.op.name).collect();
+        let to_exit = self
+            .succ(n, crate::flow::EdgeKind::Jump)
+            .is_some_and(|t| self.resolve_jumps(t) == self.resolve_jumps(exit));
+        matches!(names[..], ["POP_TOP", "JUMP_ABSOLUTE" | "JUMP_FORWARD"]) && to_exit
+    }
+
     /// 3.10 try/except whose statement was taken to end at the body's normal exit `after` (a
     /// short `return`), while the except clauses all go on to the same other code (`alike`): that
     /// `return` is the statement's `else:`, structured here, where it leaves on every path;

@@ -14,7 +14,7 @@ SCRIPT = "tests/support/legacy_copies_checks.py"
 ALL = {
     "try_return_in_if", "try_else_return", "try_else_return_loop", "with_never_completes",
     "with_never_completes_suppress", "with_then_raise", "with_in_clause", "run_raise",
-    "for_break_copied_exit", "for_break_in_try_body",
+    "for_break_copied_exit", "for_break_in_try_body", "for_try_break",
 }
 # 3.11+ refuse a with body that never completes followed by code (it used to be dropped)
 REFUSED_311 = {"with_never_completes", "with_never_completes_suppress"}

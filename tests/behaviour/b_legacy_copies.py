@@ -122,6 +122,17 @@ def for_break_in_try_body(xs):
     return out
 
 
+def for_try_break(xs):
+    v = -1
+    for x in xs:
+        try:
+            v = 10 // x
+            break
+        except ZeroDivisionError:
+            v = 0
+    return v
+
+
 def run_raise(x):
     try:
         return with_then_raise(x)
@@ -139,5 +150,6 @@ CASES = {
     "with_in_clause": [(1, False), (0, True), (0, False)],
     "run_raise": [(0,), (1,)],
     "for_break_copied_exit": [([1, 2, 3, 4],), ([],), ([5],)],
+    "for_try_break": [([0, 5, 1],), ([],), ([0],), (["a"],)],
     "for_break_in_try_body": [([0, 5, 1, 2],), ([],), ([0],), (["a"],)],
 }

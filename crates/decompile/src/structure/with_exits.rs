@@ -255,14 +255,25 @@ impl Structurer<'_> {
         }) else {
             return false;
         };
-        let mut sim = crate::exprs::Sim::new(self.code, Vec::new());
+        // (a jump: the suppressed path goes on to another block, as where the block is its own)
+        if let [j] = &ins[prefix.len()..] {
+            if j.op.is_jump() && !j.op.name.contains("IF") {
+                return true;
+            }
+        }
+        // (enclosing with statements' exit calls may come first: their bodies end there too)
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; 4]);
         for ins in &ins[prefix.len()..] {
             if sim.step(ins).is_err() {
                 return false;
             }
         }
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        let calls = sim.out.iter().take_while(|s| **s == exit_call).count();
         matches!(
-            sim.out.as_slice(),
+            &sim.out[calls..],
             [Stmt::Return {
                 value: None
                     | Some(Expr::Constant {

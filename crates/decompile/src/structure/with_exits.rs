@@ -226,7 +226,11 @@ impl Structurer<'_> {
     /// POP_EXCEPT in the same block. True where that code is only `return None` (the end of the
     /// code object, the same as falling off it), false where it is anything else, which the
     /// statement would otherwise drop.
-    pub(super) fn with_suppressed_only_returns(&self, h: usize, exits: usize) -> bool {
+    pub(super) fn with_suppressed_only_returns(
+        &self,
+        h: usize,
+        exits: usize,
+    ) -> Option<Option<usize>> {
         let mut prefix = vec!["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"];
         if exits == 2 {
             prefix.push("POP_TOP");
@@ -248,31 +252,29 @@ impl Structurer<'_> {
                     _ => break,
                 }
             }
-            ins
+            (ins, y)
         };
-        let Some(ins) = (h..self.cfg.blocks.len()).map(run).find(|ins| {
+        let (ins, last) = (h..self.cfg.blocks.len()).map(run).find(|(ins, _)| {
             ins.len() > prefix.len() && ins.iter().zip(&prefix).all(|(i, p)| i.op.name == *p)
-        }) else {
-            return false;
-        };
+        })?;
         // (a jump: the suppressed path goes on to another block, as where the block is its own)
         if let [j] = &ins[prefix.len()..] {
             if j.op.is_jump() && !j.op.name.contains("IF") {
-                return true;
+                return self.succ(last, EdgeKind::Jump).map(Some);
             }
         }
         // (enclosing with statements' exit calls may come first: their bodies end there too)
         let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; 4]);
         for ins in &ins[prefix.len()..] {
             if sim.step(ins).is_err() {
-                return false;
+                return None;
             }
         }
         let exit_call = Stmt::Expr {
             value: Expr::name(WITH_EXIT),
         };
         let calls = sim.out.iter().take_while(|s| **s == exit_call).count();
-        matches!(
+        let ends = matches!(
             &sim.out[calls..],
             [Stmt::Return {
                 value: None
@@ -281,7 +283,8 @@ impl Structurer<'_> {
                         ..
                     })
             }]
-        )
+        );
+        ends.then_some(None)
     }
 
     /// Where the suppressed path of handler `h` goes on: the code after the with statement (past

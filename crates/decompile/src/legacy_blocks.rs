@@ -527,7 +527,9 @@ impl Structurer<'_> {
         carry: Vec<Val>,
         lp: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
-        let normal = self.legacy_normal_exit(h);
+        let normal = self
+            .legacy_normal_exit(h)
+            .filter(|&n| !self.legacy_break_after_pop_block(n, h, lp));
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);
@@ -576,8 +578,12 @@ impl Structurer<'_> {
                     let ins = self.instrs(r);
                     ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
                 };
-                if !from_clause && self.pure_return(r).is_none() && !short_return {
+                let plain_return = self.pure_return(r).is_some() || short_return;
+                if !from_clause && !plain_return {
                     end = self.legacy_try_to_stop(e);
+                } else if !from_clause {
+                    // (unless the clauses go on to other code: then the `return` is the `else:`)
+                    end = self.legacy_else_return(h, e, lp).unwrap_or(end);
                 }
             }
             self.depth_offset += 3;
@@ -617,9 +623,20 @@ impl Structurer<'_> {
                     };
                     (self.visits, self.emitted, self.work) = saved;
                     if !probe.is_some_and(|p| p.len() >= n && p[..n] == t[..]) {
-                        return Err(
-                            self.err("code after a try statement copied into an except clause")
-                        );
+                        // (3.10: the body's normal path, a `return` taken for the code after the
+                        // statement, is its `else:`, and the clauses' copy is that code)
+                        match self.legacy_else_leaves(after, end, alike, base, lp)? {
+                            Some(rest) => {
+                                orelse = rest;
+                                end = None;
+                                tail.extend(t.iter().cloned());
+                            }
+                            None => {
+                                return Err(self.err(
+                                    "code after a try statement copied into an except clause",
+                                ))
+                            }
+                        }
                     }
                 }
             }
@@ -866,7 +883,7 @@ impl Structurer<'_> {
 
     /// Where the except clauses of handler `h` go on after their POP_EXCEPT (not a loop's header
     /// or exit: `continue` / `break`).
-    fn clause_exits(&self, h: usize, lp: Option<&LoopCtx>) -> Vec<usize> {
+    pub(super) fn clause_exits(&self, h: usize, lp: Option<&LoopCtx>) -> Vec<usize> {
         let in_loop = |x: usize| lp.is_some_and(|c| c.header == x || c.exit == Some(x));
         let mut ends: Vec<usize> = Vec::new();
         let Some(lg) = self.legacy.as_ref() else {
@@ -1166,9 +1183,12 @@ impl Structurer<'_> {
         } else {
             // 3.10 copies a small `return` after the statement into the handler
             let mut sim = Sim::new(self.code, Vec::new());
-            for i in &rest {
-                sim.step(i)?;
+            let mut last = None;
+            for (k, i) in rest.iter().enumerate() {
+                sim.next_op = rest.get(k + 1).map(|i| i.op.name);
+                last = sim.step(i)?;
             }
+            let mut goes_on = None;
             match sim.out.as_slice() {
                 [r @ Stmt::Return {
                     value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
@@ -1178,13 +1198,38 @@ impl Structurer<'_> {
                 [r @ Stmt::Return { .. }] if self.legacy_return_after_exit(after, r)? => {
                     tail.push(r.clone())
                 }
+                // (the code after the statement, copied: the normal way out runs the same)
+                out if self.legacy_same_after_exit(
+                    after,
+                    out,
+                    match last {
+                        Some(Exit::Exit) => None,
+                        _ => self
+                            .succ(sup, EdgeKind::Jump)
+                            .or_else(|| self.succ(sup, EdgeKind::Fall)),
+                    },
+                ) => {}
+                // (a body that never completes: the code after the statement, which only a
+                // suppressed exception reaches, follows the handler's POP_EXCEPT in its block)
+                _ if after.is_none()
+                    && sim.stack.is_empty()
+                    && matches!(last, None | Some(Exit::Flow | Exit::Exit)) =>
+                {
+                    sim.check_copies()?;
+                    tail.extend(sim.out.iter().cloned());
+                    if !matches!(last, Some(Exit::Exit)) {
+                        goes_on = self
+                            .succ(sup, EdgeKind::Jump)
+                            .or_else(|| self.succ(sup, EdgeKind::Fall));
+                    }
+                }
                 _ => {
                     return Err(self.err(
                         "a with statement's handler of a shape this decompiler does not know",
                     ))
                 }
             }
-            None
+            goes_on
         };
         for &x in &blocks {
             if std::mem::replace(&mut self.emitted[x], true) {

@@ -2500,6 +2500,14 @@ impl<'a> Structurer<'a> {
         // The handler's blocks are the compiler's own: the exception-suppressed path ends with
         // POP_TOP, POP_EXCEPT, POP_TOP, POP_TOP and goes on where the statement ends.
         let suppressed = self.with_suppressed(h, exits);
+        // (3.11+: no block of its own where the body never completes: the code after the
+        // statement follows in the handler's block, or a jump there)
+        let mut jumps_on = None;
+        if suppressed.is_none() && after.is_none() {
+            jumps_on = self.with_suppressed_only_returns(h, exits).ok_or_else(|| {
+                self.err("a with statement whose suppressed path runs on in its handler")
+            })?;
+        }
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
             self.emitted[x] = true;
@@ -2530,7 +2538,7 @@ impl<'a> Structurer<'a> {
                 self.expect_exit_call = true;
                 Ok((stmt, Some(a), vec![Val::WithExit; exits]))
             }
-            None => Ok((stmt, end_by_handler, Vec::new())),
+            None => Ok((stmt, end_by_handler.or(jumps_on), Vec::new())),
         }
     }
 

@@ -12,6 +12,85 @@ impl Structurer<'_> {
         let stop = self.stops.last().copied().flatten()?;
         (e != stop && self.reach_within(e, &[Some(stop)])[stop]).then_some(stop)
     }
+
+    /// Is `n`, the block after the last POP_BLOCK of the try / with statement whose handler is
+    /// `h`, a `break` out of the `for` loop `lp` (its iterator popped, a jump to the loop's exit),
+    /// laid out before the handler? Then it leaves the body, which never completes: the normal
+    /// way on would jump past the handler, and no jump is threaded into a POP_TOP.
+    pub(super) fn legacy_break_after_pop_block(
+        &self,
+        n: usize,
+        h: usize,
+        lp: Option<&super::LoopCtx>,
+    ) -> bool {
+        let Some(ctx) = lp else { return false };
+        let Some(exit) = ctx.exit else { return false };
+        if n >= h || self.instrs(ctx.header).first().map(|i| i.op.name) != Some("FOR_ITER") {
+            return false;
+        }
+        let names: Vec<&str> = self.instrs(n).iter().map(|i| i.op.name).collect();
+        let to_exit = self
+            .succ(n, crate::flow::EdgeKind::Jump)
+            .is_some_and(|t| self.resolve_jumps(t) == self.resolve_jumps(exit));
+        matches!(names[..], ["POP_TOP", "JUMP_ABSOLUTE" | "JUMP_FORWARD"]) && to_exit
+    }
+
+    /// 3.10 try/except whose statement was taken to end at the body's normal exit `after` (a
+    /// short `return`), while the except clauses all go on to the same other code (`alike`): that
+    /// `return` is the statement's `else:`, structured here, where it leaves on every path;
+    /// `None` where it does not (nothing structured).
+    pub(super) fn legacy_else_leaves(
+        &mut self,
+        after: Option<usize>,
+        end: Option<usize>,
+        alike: bool,
+        base: &[super::Val],
+        lp: Option<&super::LoopCtx>,
+    ) -> Result<Option<Vec<crate::ast::Stmt>>, crate::error::DecompileError> {
+        let Some(a) = after.filter(|&a| end == Some(a) && alike) else {
+            return Ok(None);
+        };
+        if self.code.version != framejit_bytecode::PyVersion::V3_10 {
+            return Ok(None);
+        }
+        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+        let rest = self.region(a, None, base, lp).ok();
+        if let Some(rest) = rest.filter(|r| super::finally_exits::ends_by_leaving(r)) {
+            Ok(Some(rest))
+        } else {
+            (self.visits, self.emitted, self.work) = saved;
+            Ok(None)
+        }
+    }
+
+    /// 3.10 try/except whose body's normal path `e` is a plain `return` (which the tail rules
+    /// would take for a copy of the code after the statement) while the except clauses of handler
+    /// `h` all go on to code that is not a return: the `return` is the statement's `else:`, and the
+    /// statement ends where the region stops, or where the clauses go on (`Some(None)`: runs to
+    /// the end, the clauses' copies compared as the code after it). `None`: not that shape.
+    pub(super) fn legacy_else_return(
+        &self,
+        h: usize,
+        e: usize,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<Option<usize>> {
+        let exits = self.clause_exits(h, lp);
+        let returns = |x: usize| {
+            let r = self.resolve_jumps(x);
+            let ins = self.instrs(r);
+            ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
+        };
+        if exits.is_empty() || exits.iter().any(|&x| returns(x) || x == e) {
+            return None;
+        }
+        if let Some(stop) = self.legacy_try_to_stop(e) {
+            return Some(Some(stop));
+        }
+        match exits.as_slice() {
+            [one] => Some(Some(*one)),
+            _ => Some(None),
+        }
+    }
 }
 
 /// A ≤3.10 finally handler's body `fin`, its final RERAISE already taken off: 3.10 copies that

@@ -240,7 +240,7 @@ impl Structurer<'_> {
                 .iter()
                 .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
                 .count(),
-            None => return None,
+            None => return self.legacy_break_copy(b, exit, lp?.header),
         };
         if start >= ins.len() {
             return None;
@@ -427,5 +427,45 @@ impl Structurer<'_> {
             return false;
         }
         self.is_latch(x, ctx) && self.is_latch(y, ctx)
+    }
+}
+
+impl Structurer<'_> {
+    /// 3.10 copies a small exit block (at most four instructions, ending the code object) into
+    /// each jump to it: a `break` out of a `for` loop whose exit is such a block comes out as the
+    /// iterator's POP_TOP and the copy at the end of block `b`. Where that copy starts (the
+    /// POP_TOP): the code before it ends by `break`. (A `return v` inside the loop computes v
+    /// before it pops the iterator; a `return` of a constant pops first and is the same code as
+    /// the `break`, run the same way.)
+    fn legacy_break_copy(&self, b: usize, exit: usize, header: usize) -> Option<usize> {
+        if self.code.version != framejit_bytecode::PyVersion::V3_10
+            || self.instrs(header).first().map(|i| i.op.name) != Some("FOR_ITER")
+        {
+            return None;
+        }
+        let ins = self.instrs(b);
+        let xi = self.instrs(exit);
+        if xi.is_empty() || xi.len() > 4 || ins.len() <= xi.len() {
+            return None;
+        }
+        let k = ins.len() - xi.len() - 1;
+        // (the POP_TOP pops the iterator: the block starts at the loop body's depth, no with
+        // statement's exit or except clause's values over it, and the code before it leaves
+        // nothing more)
+        let (Some(d0), Some(dh)) = (self.entry_depth[b], self.entry_depth[header]) else {
+            return None;
+        };
+        let mut depth = i64::from(d0);
+        for i in &ins[..k] {
+            depth += i64::from(i.op.stack_effect(i.raw_arg(), Some(false)));
+        }
+        let copied = d0 == dh
+            && depth == i64::from(dh)
+            && ins[k].op.name == "POP_TOP"
+            && ins[k + 1..]
+                .iter()
+                .zip(&xi)
+                .all(|(x, y)| super::same_code_instr(x, y));
+        copied.then_some(k)
     }
 }

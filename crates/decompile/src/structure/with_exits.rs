@@ -221,6 +221,72 @@ impl Structurer<'_> {
         })
     }
 
+    /// 3.11+: the suppressed path of handler `h` has no block of its own (`with_suppressed`
+    /// found none): where the body never completes, the code after the statement follows its
+    /// POP_EXCEPT in the same block. True where that code is only `return None` (the end of the
+    /// code object, the same as falling off it), false where it is anything else, which the
+    /// statement would otherwise drop.
+    pub(super) fn with_suppressed_only_returns(
+        &self,
+        h: usize,
+        exits: usize,
+    ) -> Option<Option<usize>> {
+        let mut prefix = vec!["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"];
+        if exits == 2 {
+            prefix.push("POP_TOP");
+        }
+        // (an exception range's end may split the pops into blocks of their own)
+        let run = |x: usize| {
+            let mut ins: Vec<&framejit_bytecode::Instr> = self.instrs(x).iter().copied().collect();
+            let mut y = x;
+            for _ in 0..3 {
+                let jumps = self.cfg.blocks[y]
+                    .succs
+                    .iter()
+                    .any(|e| e.kind == EdgeKind::Jump);
+                match self.succ(y, EdgeKind::Fall) {
+                    Some(z) if ins.len() <= prefix.len() && !jumps => {
+                        ins.extend(self.instrs(z).iter().copied());
+                        y = z;
+                    }
+                    _ => break,
+                }
+            }
+            (ins, y)
+        };
+        let (ins, last) = (h..self.cfg.blocks.len()).map(run).find(|(ins, _)| {
+            ins.len() > prefix.len() && ins.iter().zip(&prefix).all(|(i, p)| i.op.name == *p)
+        })?;
+        // (a jump: the suppressed path goes on to another block, as where the block is its own)
+        if let [j] = &ins[prefix.len()..] {
+            if j.op.is_jump() && !j.op.name.contains("IF") {
+                return self.succ(last, EdgeKind::Jump).map(Some);
+            }
+        }
+        // (enclosing with statements' exit calls may come first: their bodies end there too)
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; 4]);
+        for ins in &ins[prefix.len()..] {
+            if sim.step(ins).is_err() {
+                return None;
+            }
+        }
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        let calls = sim.out.iter().take_while(|s| **s == exit_call).count();
+        let ends = matches!(
+            &sim.out[calls..],
+            [Stmt::Return {
+                value: None
+                    | Some(Expr::Constant {
+                        value: crate::ast::Constant::None,
+                        ..
+                    })
+            }]
+        );
+        ends.then_some(None)
+    }
+
     /// Where the suppressed path of handler `h` goes on: the code after the with statement (past
     /// the block that ends handling the exception, POP_EXCEPT, and the pops of the statement's
     /// values after it, which an exception range's end may split off).
@@ -302,6 +368,47 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
+    /// ≤3.10: does the normal way out of a with body, from block `after`, run the exit call and
+    /// then the statements `copy` (what the compiler copied after the handler's suppressed path's
+    /// POP_EXCEPT: a `raise`, the end of an enclosing except clause), going on to `to` after
+    /// them (`None`: they leave the code object)?
+    pub(super) fn legacy_same_after_exit(
+        &self,
+        after: Option<usize>,
+        copy: &[Stmt],
+        to: Option<usize>,
+    ) -> bool {
+        let Some(a) = after else { return false };
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        let same = |out: &[Stmt]| out.first() == Some(&exit_call) && out[1..] == *copy;
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit]);
+        let mut x = a;
+        for _ in 0..4 {
+            let mut flow = false;
+            for ins in self.instrs(x) {
+                match sim.step(ins) {
+                    Ok(None) => {}
+                    Ok(Some(Exit::Exit)) => return to.is_none() && same(&sim.out),
+                    Ok(Some(Exit::Flow)) => flow = true,
+                    _ => return false,
+                }
+            }
+            let on = if flow {
+                self.succ(x, EdgeKind::Jump)
+            } else {
+                self.succ(x, EdgeKind::Fall)
+            };
+            match on {
+                Some(n) if to == Some(n) => return sim.stack.is_empty() && same(&sim.out),
+                Some(n) => x = n,
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// `break` out of with bodies where the compiler copied the loop's exit (a small block that
     /// leaves: `return x` after the loop) into the way out (3.12+): block `b`, entered with
     /// `stack` over the region's `base`, makes the with statements' exit calls, drops the `for`

@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod arm_order;
 mod block_instrs;
 mod comp_lines;
 mod copied_blocks;
@@ -1770,6 +1771,11 @@ impl<'a> Structurer<'a> {
                 None if self.arms_end_body(b, fall, taken, lp).is_some() => {
                     (self.arms_end_body(b, fall, taken, lp), fall < taken)
                 }
+                // (`if c: A  else: B` with B leaving and A jumping over it: the statement ends
+                // where A's jump goes)
+                None if self.jump_over_leaving_arm(b, fall, taken, lp).is_some() => {
+                    (self.jump_over_leaving_arm(b, fall, taken, lp), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
@@ -2153,6 +2159,12 @@ impl<'a> Structurer<'a> {
         }
         for &m in &members[given..] {
             self.emitted[m] = true;
+        }
+        // (the arm laid out first is the body: `if not a or b:` whose folded true target comes
+        // after its false one, under the negated condition)
+        let last = members.iter().copied().max().unwrap_or(0);
+        if t > f && f > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) {
+            return (self.negate_folded(cond, &members), false, f, t);
         }
         // falls through (to `t`) when the condition is true
         (cond, false, t, f)

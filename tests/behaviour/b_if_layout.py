@@ -72,6 +72,30 @@ def else_returns_in_loop(items):
     return total
 
 
+def elif_chain_ends_function(log, kind, flag, items):
+    if kind == "a":
+        log.append("a")
+        if flag and not items:
+            log.append("a-flag")
+    elif kind in ("b", "c"):
+        if kind == "c":
+            log.append("c")
+        log.append("b")
+        if flag and items:
+            log.append("b-flag")
+    else:
+        raise TypeError(kind)
+
+
+def call_elif_chain(kind, flag, items):
+    log = []
+    try:
+        elif_chain_ends_function(log, kind, flag, items)
+    except TypeError as e:
+        log.append(repr(e))
+    return log
+
+
 CASES = {
     "else_returns_then_rest": [(_Node(" doc "),), (_Node(" doc "), False), (_Node(3),), (None,)],
     "else_raises_then_rest": [(1, 2), (2, 1), (-1, 2), (0, 0)],
@@ -84,4 +108,11 @@ CASES = {
     "and_not_in_body_first": [(None, 1), ((1, 2), 2), ((1, 2), 3)],
     "not_and_loop": [(["", ".", "a"], True), (["", ".", "a"], False), ([], True)],
     "else_returns_in_loop": [([1, 2, 3],), ([5, 6, 7],), ([1, -1],), ([],)],
+    "elif_chain_ends_function": [
+        ([], "a", True, []),
+        ([], "a", False, [1]),
+        ([], "b", True, [1]),
+        ([], "c", True, []),
+        ([], "d", True, []),
+    ],
 }

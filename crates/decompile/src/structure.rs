@@ -1773,6 +1773,8 @@ impl<'a> Structurer<'a> {
                 }
                 // (`if c: A  else: B` with B leaving and A jumping over it: the statement ends
                 // where A's jump goes)
+                // (`if c: A  else: B` ending the function, A's end the implicit `return None`)
+                None if self.else_ends_function(b, fall, taken, lp) => (None, true),
                 None if self.jump_over_leaving_arm(b, fall, taken, lp).is_some() => {
                     (self.jump_over_leaving_arm(b, fall, taken, lp), true)
                 }

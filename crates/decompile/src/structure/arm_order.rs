@@ -84,6 +84,74 @@ impl Structurer<'_> {
         Some(j)
     }
 
+    /// The branch at `b` (no join, `fall` laid out first) at the top level of a function body: is
+    /// it `if c: A  else: B` ending the function, A's way off its end the implicit `return None`?
+    /// The compiler copies that exit block into each place that jumps to it, one copy per jump;
+    /// A written as `A; return None` before B instead (an `if` without `else:`) has one such
+    /// block that its jumps share. Two or more `return None` blocks in A, each reached from one
+    /// place only, say it was the `else:` form.
+    pub(super) fn else_ends_function(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        if lp.is_some()
+            || fall >= taken
+            || !self.try_body.is_empty()
+            || self.stops.iter().any(|s| s.is_some())
+        {
+            return false;
+        }
+        let from_fall = self.reach_within(fall, &[Some(b), Some(taken)]);
+        if from_fall[taken] || from_fall[b] {
+            return false;
+        }
+        let mut copies = 0;
+        for (x, &seen) in from_fall.iter().enumerate() {
+            if !seen {
+                continue;
+            }
+            let leaves = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception);
+            if !leaves {
+                continue;
+            }
+            if self.is_return_none(x) {
+                if self.cfg.blocks[x].preds.len() != 1 {
+                    return false;
+                }
+                copies += 1;
+            }
+        }
+        copies >= 2
+    }
+
+    /// Is block `x` only `return None` (`RETURN_CONST None`, or `LOAD_CONST None; RETURN_VALUE`)?
+    fn is_return_none(&self, x: usize) -> bool {
+        let ins: Vec<_> = self
+            .instrs(x)
+            .iter()
+            .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+            .copied()
+            .collect();
+        let none = |i: &framejit_bytecode::Instr| match i.arg {
+            framejit_bytecode::Arg::Raw(k) => matches!(
+                self.code.consts.get(k as usize),
+                Some(crate::input::Const::Value(crate::ast::Constant::None))
+            ),
+            _ => false,
+        };
+        match ins.as_slice() {
+            [r] => r.op.name == "RETURN_CONST" && none(r),
+            [l, r] => l.op.name == "LOAD_CONST" && none(l) && r.op.name == "RETURN_VALUE",
+            _ => false,
+        }
+    }
+
     /// The negation of the condition `cond` folded from the test blocks `members`, written so
     /// that each `is` / `in` comparison compiles to the instruction the blocks hold (`is` or
     /// `is not`, `in` or `not in`): De Morgan where that gives them, else as

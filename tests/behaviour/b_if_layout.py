@@ -96,6 +96,12 @@ def call_elif_chain(kind, flag, items):
     return log
 
 
+def shared_closing_return(option, owner):
+    if option and option.get("owner") is not owner:
+        return option["owner"]
+    return None
+
+
 CASES = {
     "else_returns_then_rest": [(_Node(" doc "),), (_Node(" doc "), False), (_Node(3),), (None,)],
     "else_raises_then_rest": [(1, 2), (2, 1), (-1, 2), (0, 0)],
@@ -108,6 +114,7 @@ CASES = {
     "and_not_in_body_first": [(None, 1), ((1, 2), 2), ((1, 2), 3)],
     "not_and_loop": [(["", ".", "a"], True), (["", ".", "a"], False), ([], True)],
     "else_returns_in_loop": [([1, 2, 3],), ([5, 6, 7],), ([1, -1],), ([],)],
+    "shared_closing_return": [(None, 1), ({"owner": 1}, 1), ({"owner": 2}, 1), ({}, None)],
     "elif_chain_ends_function": [
         ([], "a", True, []),
         ([], "a", False, [1]),

@@ -1064,6 +1064,7 @@ impl<'a> Structurer<'a> {
             return Err(e);
         }
         let mut out = self.region(0, None, &[], None)?;
+        self.code.shared_tail_return.set(self.shared_tail_return());
         if self.dead_return_none_tail() {
             try_else::tail_into_else(&mut out);
         }

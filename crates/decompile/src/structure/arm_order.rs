@@ -130,6 +130,36 @@ impl Structurer<'_> {
         copies >= 2
     }
 
+    /// Does the code end (last in layout among the blocks reached without exceptions) in a
+    /// `return None` block that two or more places jump to or fall into? 3.10+ copy an implicit
+    /// closing `return None` into each place that jumps to it; a shared one was written.
+    pub(super) fn shared_tail_return(&self) -> bool {
+        if self.code.version < framejit_bytecode::PyVersion::V3_10 || self.cfg.blocks.is_empty() {
+            return false;
+        }
+        let reached = self.reach_within(0, &[]);
+        let Some(last) = (0..self.cfg.blocks.len()).rev().find(|&x| reached[x]) else {
+            return false;
+        };
+        if !self.is_return_none(last) {
+            return false;
+        }
+        let into = self
+            .cfg
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(p, blk)| {
+                reached[*p]
+                    && blk
+                        .succs
+                        .iter()
+                        .any(|e| e.kind != EdgeKind::Exception && e.to == last)
+            })
+            .count();
+        into >= 2
+    }
+
     /// Is block `x` only `return None` (`RETURN_CONST None`, or `LOAD_CONST None; RETURN_VALUE`)?
     fn is_return_none(&self, x: usize) -> bool {
         let ins: Vec<_> = self

@@ -2166,7 +2166,13 @@ impl<'a> Structurer<'a> {
         // (the arm laid out first is the body: `if not a or b:` whose folded true target comes
         // after its false one, under the negated condition)
         let last = members.iter().copied().max().unwrap_or(0);
-        if t > f && f > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) {
+        // (not where the false target is a copy of the jump back: 3.12+ lay `if c: B` ending a
+        // loop body out with that copy first)
+        let back = |x: usize| {
+            self.lone_instr(x)
+                .is_some_and(|i| i.op.name.starts_with("JUMP_BACKWARD"))
+        };
+        if t > f && f > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) && !back(f) {
             return (self.negate_folded(cond, &members), false, f, t);
         }
         // falls through (to `t`) when the condition is true

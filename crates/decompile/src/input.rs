@@ -62,6 +62,9 @@ pub struct CodeInput {
     /// keeps on the stack across statements, branches and in-place list operations go into
     /// temporaries (`_tmpN`) at the point the bytecode computed them.
     pub spill: std::cell::Cell<bool>,
+    /// Set by the structurer: the function ends in a `return None` that several jumps share,
+    /// written in the source (an implicit one would be copied into each jump, 3.10+).
+    pub shared_tail_return: std::cell::Cell<bool>,
     /// The name the caller's constant table gives this code object, where it is a constant of
     /// another (generated code passes code objects as values, to make functions at run time).
     pub reference: Option<String>,
@@ -129,6 +132,7 @@ impl CodeInput {
             temps: std::cell::Cell::new(0),
             offsets,
             spill: std::cell::Cell::new(false),
+            shared_tail_return: std::cell::Cell::new(false),
             reference: None,
         })
     }

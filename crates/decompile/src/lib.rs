@@ -32,7 +32,13 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     } else {
         with_arm_else(&mut body, false);
     }
-    drop_tail_return(&mut body);
+    // (a closing `return None` several jumps share was written: keep it)
+    let written = code.flags & input::flags::OPTIMIZED != 0
+        && code.shared_tail_return.get()
+        && body.last().is_some_and(returns_none);
+    if !written {
+        drop_tail_return(&mut body);
+    }
     if code.flags & input::flags::OPTIMIZED == 0 {
         module_returns::module_tail_returns(&mut body);
     }

@@ -9,6 +9,7 @@ use crate::flow::{Cfg, EdgeKind, Loop};
 use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
+mod arm_order;
 mod block_instrs;
 mod comp_lines;
 mod cond_sense;
@@ -1103,6 +1104,7 @@ impl<'a> Structurer<'a> {
             return Err(e);
         }
         let mut out = self.region(0, None, &[], None)?;
+        self.code.shared_tail_return.set(self.shared_tail_return());
         if self.dead_return_none_tail() {
             try_else::tail_into_else(&mut out);
         }
@@ -1810,6 +1812,13 @@ impl<'a> Structurer<'a> {
                 None if self.arms_end_body(b, fall, taken, lp).is_some() => {
                     (self.arms_end_body(b, fall, taken, lp), fall < taken)
                 }
+                // (`if c: A  else: B` with B leaving and A jumping over it: the statement ends
+                // where A's jump goes)
+                // (`if c: A  else: B` ending the function, A's end the implicit `return None`)
+                None if self.else_ends_function(b, fall, taken, lp) => (None, true),
+                None if self.jump_over_leaving_arm(b, fall, taken, lp).is_some() => {
+                    (self.jump_over_leaving_arm(b, fall, taken, lp), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)
@@ -2191,6 +2200,18 @@ impl<'a> Structurer<'a> {
         }
         for &m in &members[given..] {
             self.emitted[m] = true;
+        }
+        // (the arm laid out first is the body: `if not a or b:` whose folded true target comes
+        // after its false one, under the negated condition)
+        let last = members.iter().copied().max().unwrap_or(0);
+        // (not where the false target is a copy of the jump back: 3.12+ lay `if c: B` ending a
+        // loop body out with that copy first)
+        let back = |x: usize| {
+            self.lone_instr(x)
+                .is_some_and(|i| i.op.name.starts_with("JUMP_BACKWARD"))
+        };
+        if t > f && f > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) && !back(f) {
+            return (self.negate_folded(cond, &members), false, f, t);
         }
         // falls through (to `t`) when the condition is true
         (cond, false, t, f)

@@ -397,3 +397,37 @@ def _tree(code: types.CodeType) -> list:
         if isinstance(k, types.CodeType):
             out.extend(_tree(k))
     return out
+
+
+NAN_CLASS = '''
+class Base:
+    def f(self):
+        return 1
+
+
+class WithNan(Base):
+    # a folded NaN constant (nan != nan as a float) in a class body whose epilogue is stripped
+    nan = 1e300 * 1e300 * 0
+    zero, negative_zero = 0.0, -0.0
+
+    def f(self):
+        return super().f() + 1
+
+
+RESULT = (WithNan().f(), repr(WithNan.nan), repr(WithNan.negative_zero))
+'''
+
+
+def test_module_with_nan_and_signed_zero_constants() -> None:
+    # statements are compared (copies of a block) by their constants' bits: a NaN constant once
+    # made that comparison loop forever (in a subprocess, so a hang fails the test)
+    script = ("import json, sys, framejit; src = sys.stdin.read(); "
+              "out = framejit.decompile(compile(src, 'm', 'exec')); ns = {}; exec(src, ns); ns2 = {}; "
+              "exec(compile(out, 'm', 'exec'), ns2); print(json.dumps([ns['RESULT'], ns2['RESULT']]))")
+    import subprocess
+    from conftest import PYTHON_DIR
+    p = subprocess.run([sys.executable, "-c", script], input=NAN_CLASS, capture_output=True, text=True,
+                       timeout=60, env={"PYTHONPATH": str(PYTHON_DIR)})
+    assert p.returncode == 0, p.stderr[-2000:]
+    original, again = json.loads(p.stdout)
+    assert original == again == [2, "nan", "-0.0"]

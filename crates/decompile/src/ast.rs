@@ -140,7 +140,10 @@ impl From<&str> for StrValue {
 }
 
 /// A constant value: what `ast.Constant.value` holds, plus what only a code object can hold.
-#[derive(Clone, Debug, PartialEq)]
+/// Equal as the compiler's constants are: floats by their bits (`nan` equals itself, `-0.0` is not
+/// `0.0`), so that comparing statements (the copies of a block) can neither loop on a NaN nor take
+/// `x = -0.0` for a copy of `x = 0.0`.
+#[derive(Clone, Debug)]
 pub enum Constant {
     None,
     Bool(bool),
@@ -161,6 +164,25 @@ pub enum Constant {
     FrozenSet(Vec<Constant>),
     /// A reference to a non-literal object, printed as this text (a name or dotted name).
     Opaque(String),
+}
+
+impl PartialEq for Constant {
+    fn eq(&self, other: &Constant) -> bool {
+        use Constant::*;
+        match (self, other) {
+            (None, None) | (Ellipsis, Ellipsis) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) | (Opaque(a), Opaque(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Complex { real, imag }, Complex { real: r2, imag: i2 }) => {
+                real.to_bits() == r2.to_bits() && imag.to_bits() == i2.to_bits()
+            }
+            (Str(a), Str(b)) => a == b,
+            (Bytes(a), Bytes(b)) => a == b,
+            (Tuple(a), Tuple(b)) | (FrozenSet(a), FrozenSet(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 impl Constant {
@@ -614,5 +636,22 @@ impl Expr {
     /// A constant without a `kind`.
     pub fn constant(value: Constant) -> Expr {
         Expr::Constant { value, kind: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Constant;
+
+    #[test]
+    fn floats_compare_by_bits() {
+        assert_eq!(Constant::Float(f64::NAN), Constant::Float(f64::NAN));
+        assert_ne!(Constant::Float(0.0), Constant::Float(-0.0));
+        let c = |real: f64, imag: f64| Constant::Complex { real, imag };
+        assert_ne!(c(0.0, 0.0), c(0.0, -0.0));
+        assert_eq!(
+            Constant::Tuple(vec![Constant::Float(f64::NAN)]),
+            Constant::Tuple(vec![Constant::Float(f64::NAN)])
+        );
     }
 }

@@ -580,12 +580,9 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     };
     // (and their copies at the ends of a final statement's arms, 3.11+)
     structure::strip_tail(&mut body, &returns_class_cell, false);
-    loop {
-        let had = body.clone();
+    // (one statement a pass: the epilogue has at most three)
+    for _ in 0..3 {
         structure::strip_tail(&mut body, &is_class_epilogue, false);
-        if body == had {
-            break;
-        }
     }
     let mut out: Vec<Stmt> = declarations(code);
     for s in body {

@@ -207,7 +207,7 @@ impl Structurer<'_> {
                 && ops.len() <= held.len()
                 && held[held.len() - ops.len()..] == ops[..]
         };
-        let demorgan = flip_all(cond.clone());
+        let demorgan = flip_all(cond.clone(), true);
         if fits(&demorgan) {
             return demorgan;
         }
@@ -215,9 +215,9 @@ impl Structurer<'_> {
     }
 }
 
-/// `not (e)` by De Morgan all the way down: `not x` as `x`, an `is` / `in` comparison as its
-/// negated form, anything else under `not`.
-fn flip_all(e: Expr) -> Expr {
+/// `not (e)` by De Morgan all the way down: `not x` as `x`, anything else under `not`; with
+/// `compares`, an `is` / `in` comparison as its negated form.
+fn flip_all(e: Expr, compares: bool) -> Expr {
     match e {
         Expr::UnaryOp {
             op: UnaryOp::Not,
@@ -228,9 +228,9 @@ fn flip_all(e: Expr) -> Expr {
                 BoolOp::And => BoolOp::Or,
                 BoolOp::Or => BoolOp::And,
             },
-            values: values.into_iter().map(flip_all).collect(),
+            values: values.into_iter().map(|v| flip_all(v, compares)).collect(),
         },
-        e @ Expr::Compare { .. } => super::negate(e),
+        e @ Expr::Compare { .. } if compares => super::negate(e),
         e => Expr::UnaryOp {
             op: UnaryOp::Not,
             operand: Box::new(e),
@@ -280,29 +280,10 @@ pub(super) fn negate_jumps(test: Expr) -> Expr {
             _ => false,
         }
     }
-    fn flip(e: Expr) -> Expr {
-        match e {
-            Expr::UnaryOp {
-                op: UnaryOp::Not,
-                operand,
-            } => *operand,
-            Expr::BoolOp { op, values } => Expr::BoolOp {
-                op: match op {
-                    BoolOp::And => BoolOp::Or,
-                    BoolOp::Or => BoolOp::And,
-                },
-                values: values.into_iter().map(flip).collect(),
-            },
-            e => Expr::UnaryOp {
-                op: UnaryOp::Not,
-                operand: Box::new(e),
-            },
-        }
-    }
     if exact(&test) {
         super::negate(test)
     } else if matches!(test, Expr::BoolOp { .. }) {
-        flip(test)
+        flip_all(test, false)
     } else {
         Expr::UnaryOp {
             op: UnaryOp::Not,

@@ -1,5 +1,6 @@
 //! `framejit._native`: a thin PyO3 module over framejit's Rust crates.
 
+mod alloc;
 mod bytecode;
 mod decompile;
 mod errors;
@@ -7,10 +8,8 @@ mod pyc;
 
 use pyo3::prelude::*;
 
-/// mimalloc for the Rust side: decompiling a function makes a few hundred small allocations (AST
-/// nodes, names), which glibc's allocator served at about a third of a median call's instructions.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc::Mimalloc = alloc::Mimalloc;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

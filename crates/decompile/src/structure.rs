@@ -337,8 +337,8 @@ fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
 
 /// Drop the statement `redundant` says adds nothing where it ends the code (`continue` at the end of
 /// a loop body, `return None` at the end of a function): at the end of `stmts`, and at the ends of
-/// the ways through a final `if`, `try` (without `finally`) or (`into_match`) `match`, into which the
-/// compiler copies it. An arm left empty gets `pass`; an `else` left empty goes.
+/// the ways through a final `if`, `try` (without `finally`), `with` or (`into_match`) `match`, into
+/// which the compiler copies it. An arm left empty gets `pass`; an `else` left empty goes.
 pub(crate) fn strip_tail(
     stmts: &mut Vec<Stmt>,
     redundant: &dyn Fn(&Stmt) -> bool,
@@ -358,7 +358,12 @@ pub(crate) fn strip_tail(
             if matches!(
                 stmts.last(),
                 Some(
-                    Stmt::If { .. } | Stmt::Try { .. } | Stmt::TryStar { .. } | Stmt::Match { .. }
+                    Stmt::If { .. }
+                        | Stmt::Try { .. }
+                        | Stmt::TryStar { .. }
+                        | Stmt::Match { .. }
+                        | Stmt::With { .. }
+                        | Stmt::AsyncWith { .. }
                 )
             ) {
                 strip_tail(stmts, redundant, into_match);
@@ -397,6 +402,9 @@ pub(crate) fn strip_tail(
                 strip_arm(&mut c.body);
             }
         }
+        // (a way out of a final `with` body runs its exit call and then the same as falling out
+        // of it: ≤3.10 copy that exit into each end of the body)
+        Some(Stmt::With { body, .. } | Stmt::AsyncWith { body, .. }) => strip_arm(body),
         _ => {}
     }
 }
@@ -1826,13 +1834,16 @@ impl<'a> Structurer<'a> {
                 None => (Some(fall), false),
             },
         };
-        // (3.12+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
+        let merge = self.merge_past_tests(b, merge, lp);
+        // (3.10+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
         let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
             (Some(taken), true)
+        } else if merge == Some(taken) && self.break_then_rest(taken, fall, lp) {
+            // (`if a or b: break`: the tests' shared `break` laid out before the rest)
+            (Some(fall), true)
         } else {
             (merge, fall_first)
         };
-        let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);
         let open = self.try_body.last().copied();

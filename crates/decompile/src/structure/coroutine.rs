@@ -206,7 +206,9 @@ impl Structurer<'_> {
     }
 
     /// Are blocks `x` and `y` the same code that leaves the function (the compiler's copies of a
-    /// `return` after a statement, one per path)?
+    /// `return` after a statement, one per path)? The code may run through a few blocks first,
+    /// each falling into the next (≤3.10: `POP_BLOCK` then a `with` statement's exit call and the
+    /// `return`, a block each, all copied).
     pub(super) fn same_exit_copy(&self, x: usize, y: usize) -> bool {
         let exits = |b: usize| {
             self.cfg.blocks[b]
@@ -214,7 +216,35 @@ impl Structurer<'_> {
                 .iter()
                 .all(|e| e.kind == EdgeKind::Exception)
         };
-        exits(x) && exits(y) && self.copy_of_block(x, 0, y)
+        let (mut x, mut y) = (x, y);
+        for _ in 0..4 {
+            if exits(x) && exits(y) {
+                return self.copy_of_block(x, 0, y);
+            }
+            let (Some(nx), Some(ny)) = (self.only_fall(x), self.only_fall(y)) else {
+                return false;
+            };
+            let (ix, iy) = (self.instrs(x), self.instrs(y));
+            let same = ix.len() == iy.len()
+                && ix.iter().zip(iy).all(|(a, b)| super::same_code_instr(a, b));
+            if !same || nx == ny {
+                return false;
+            }
+            (x, y) = (nx, ny);
+        }
+        false
+    }
+
+    /// The block `b` falls into, where that is its only way on (exceptions aside).
+    fn only_fall(&self, b: usize) -> Option<usize> {
+        let mut ways = self.cfg.blocks[b]
+            .succs
+            .iter()
+            .filter(|e| e.kind != EdgeKind::Exception);
+        match (ways.next(), ways.next()) {
+            (Some(e), None) if e.kind == EdgeKind::Fall => Some(e.to),
+            _ => None,
+        }
     }
 
     /// Does block `b` start an await / yield-from loop (its first instruction is SEND)?

@@ -1,4 +1,4 @@
-//! 3.12+ loop-body layouts that decide how an `if` inside a loop reads back.
+//! Loop-body layouts (3.12+ mostly; some 3.10+) that decide how an `if` inside a loop reads back.
 //!
 //! 3.12+ conditional jumps go forward only, and the jump back that ends a loop body (it has no
 //! line of its own) is copied into each place that goes there: a test that is false at the end of
@@ -16,9 +16,9 @@
 //!                       L: B
 //! ```
 //!
-//! and a `break` whose loop exit the compiler copied into it (a small `return x` after a
-//! `while True:` loop) is laid out right after its test: `if c: break` then the rest of the body,
-//! not `if not c: <rest>` with the `break` after.
+//! (3.11 lays out the shared `continue` the same way.) And a `break` whose loop exit the compiler
+//! copied into it (a small `return x` after a `while True:` loop; 3.10+) is laid out right after
+//! its test: `if c: break` then the rest of the body, not `if not c: <rest>` with the `break` after.
 
 use super::{LoopCtx, Structurer};
 use framejit_bytecode::PyVersion;
@@ -35,9 +35,11 @@ impl Structurer<'_> {
                 .any(|&p| self.succ(p, super::EdgeKind::Jump) == Some(x))
     }
 
-    /// 3.12+: the branch (true to `fall`, else to `taken`, or the other way) is
+    /// 3.11+: the branch (true to `fall`, else to `taken`, or the other way) is
     /// `if <test to the latch>: continue` followed by the other arm, laid out right after the
-    /// shared `continue` block. Which arm is the `continue` (true: `taken`).
+    /// shared `continue` block. Which arm is the `continue` (true: `taken`). (3.11 jumps forward
+    /// to that block from all but a lone test, which jumps back to the header itself; ≤3.10 jump
+    /// back from every test.)
     pub(super) fn continue_then_rest(
         &self,
         fall: usize,
@@ -45,7 +47,7 @@ impl Structurer<'_> {
         lp: Option<&LoopCtx>,
     ) -> Option<bool> {
         let ctx = lp?;
-        if self.code.version < PyVersion::V3_12 {
+        if self.code.version < PyVersion::V3_11 {
             return None;
         }
         if taken + 1 == fall && self.shared_continue(taken, ctx) {
@@ -74,12 +76,13 @@ impl Structurer<'_> {
         copy(taken) && copy(fall - 1)
     }
 
-    /// 3.12+ `if c: break` in a loop whose exit the compiler copied into the `break`, laid out
+    /// 3.10+ `if c: break` in a loop whose exit the compiler copied into the `break`, laid out
     /// right after the test (`fall`): the loop's ways meet only at that exit, which is not where
-    /// the `if` ends; its body is the `break` and the code after it is `taken`.
+    /// the `if` ends; its body is the `break` and the code after it is `taken`. (3.10 and 3.11
+    /// copy a `return` after the loop into the `break` of `while True:`; ≤3.9 jump to it.)
     pub(super) fn break_then_rest(&self, fall: usize, taken: usize, lp: Option<&LoopCtx>) -> bool {
         let Some(ctx) = lp else { return false };
-        self.code.version >= PyVersion::V3_12
+        self.code.version >= PyVersion::V3_10
             && fall < taken
             && ctx.exit == Some(fall)
             && ctx.cond.is_none()

@@ -1,6 +1,8 @@
 """Exits the compiler copies into the ways that reach them (3.10, 3.11 most), checked as read back:
 `if c: break` in `while True:` whose exit (the implicit `return None`) is copied into the `break`;
-`if not a or not b: continue` sharing one `continue` block (3.11); a `with` statement ending a
+`return`s written in a `while True:` body (3.10, 3.11: not the code after the loop, which it
+would be were it reached by a `break`); `if not a or not b: continue` sharing one `continue` block
+(3.11); a `with` statement ending a
 function, its exit call and `return None` copied into each end of its body (≤3.10), nested `if`s
 and a guarded `while` among them. Each case is a function of one argument, decompiled, compiled
 again, its normalized instructions compared with the original's, and both run on several inputs
@@ -81,6 +83,44 @@ def while_true_break_in_with(x):
                 print(w.name, x)
             else:
                 print(x)
+
+def while_true_returns(x):
+    seen = set()
+    n = x
+    while True:
+        n = (n * 7 + 3) % 11
+        if n == 0:
+            return False
+        if n == 5:
+            return True
+        if n in seen:
+            return False
+        seen.add(n)
+
+def while_true_return_in_elif(x):
+    i = 0
+    s = "abcdefg"
+    while 1:
+        i += 1
+        if i >= len(s):
+            return (-1, -1)
+        c = s[i]
+        if c == "cdefgh"[x % 6]:
+            return x, i
+        elif c < "d":
+            x += 1
+
+def while_true_break_or_return(x):
+    xs = list(range(x))
+    while True:
+        if not xs:
+            return 0
+        v = xs.pop()
+        if v == 3:
+            break
+        if v == 4:
+            return 5
+    return 7
 
 def for_compound_continue(x):
     for k in range(x):

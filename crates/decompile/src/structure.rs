@@ -3000,9 +3000,13 @@ impl<'a> Structurer<'a> {
         let else_brk = guard
             .as_ref()
             .and_then(|g| self.else_break_target(header, g.1, depth, enclosing));
+        // (3.10-3.13 rotate `while T:` into a guard and a bottom test: a test at the top of
+        // their loops is the body's first statement)
+        let top_tested = self.code.version <= framejit_bytecode::PyVersion::V3_9
+            || self.code.version >= framejit_bytecode::PyVersion::V3_14;
         let top_brk = self
             .header_test_exit(header, &lp.body)
-            .filter(|_| guard.is_none())
+            .filter(|_| guard.is_none() && top_tested)
             .and_then(|x| {
                 self.else_break_target(header, x, depth, enclosing)
                     .filter(|&t| self.else_part_before(x, t, &lp.body))
@@ -3040,9 +3044,6 @@ impl<'a> Structurer<'a> {
             body: or_pass(stmts),
             orelse,
         };
-        // (≤3.9 and 3.14+ test a `while` at its top; 3.10-3.13 rotate it into guard + bottom test)
-        let top_tested = self.code.version <= framejit_bytecode::PyVersion::V3_9
-            || self.code.version >= framejit_bytecode::PyVersion::V3_14;
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
         }

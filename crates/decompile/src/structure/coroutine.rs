@@ -236,7 +236,7 @@ impl Structurer<'_> {
     }
 
     /// The block `b` falls into, where that is its only way on (exceptions aside).
-    fn only_fall(&self, b: usize) -> Option<usize> {
+    pub(super) fn only_fall(&self, b: usize) -> Option<usize> {
         let mut ways = self.cfg.blocks[b]
             .succs
             .iter()

@@ -9,6 +9,7 @@ use super::{LoopCtx, Structurer};
 use crate::ast::{BoolOp, Expr, Stmt, UnaryOp};
 use crate::exprs::Val;
 use crate::flow::EdgeKind;
+use framejit_bytecode::PyVersion;
 
 impl Structurer<'_> {
     /// The block where the arms (`fall`, `taken`) of the branch ending block `b` meet inside the
@@ -294,6 +295,46 @@ impl Structurer<'_> {
         }
     }
 
+    /// 3.10, 3.11: is exit `x` of the loop whose blocks are `body` a `return` (or `raise`) written
+    /// in the body rather than the code after the loop? The compiler lays out the code after a
+    /// loop after it, and copies into a `break` only an exit with no line of its own (the implicit
+    /// `return None`, with the exit calls of the `with` statements it leaves): an exit laid out
+    /// before the loop's last block that leaves the function and ends otherwise was written there.
+    fn return_in_body(&self, x: usize, body: &[usize]) -> bool {
+        let version = self.code.version;
+        if version < PyVersion::V3_10 || version > PyVersion::V3_11 {
+            return false;
+        }
+        if body.iter().max().is_none_or(|&last| x > last) {
+            return false;
+        }
+        let mut end = x;
+        for _ in 0..4 {
+            match self.only_fall(end) {
+                Some(n) => end = n,
+                None => break,
+            }
+        }
+        let leaves = self.cfg.blocks[end]
+            .succs
+            .iter()
+            .all(|e| e.kind == EdgeKind::Exception);
+        let instrs = self.instrs(end);
+        let real: Vec<_> = instrs.iter().filter(|i| i.op.name != "NOP").collect();
+        let returns_none = match real.as_slice() {
+            [.., l, r] => {
+                r.op.name == "RETURN_VALUE"
+                    && l.op.name == "LOAD_CONST"
+                    && matches!(l.arg, framejit_bytecode::Arg::Raw(k) if matches!(
+                        self.code.consts.get(k as usize),
+                        Some(crate::input::Const::Value(crate::ast::Constant::None))
+                    ))
+            }
+            _ => false,
+        };
+        leaves && !returns_none
+    }
+
     /// [`Self::main_exit`] of the loop headed by `header`; where no place is where most ways
     /// out lead, a header that tests and leaves on one arm says ([`Self::header_exit`]).
     pub(super) fn loop_exit(
@@ -302,6 +343,16 @@ impl Structurer<'_> {
         body: &[usize],
         exits: &[usize],
     ) -> Option<usize> {
+        // (3.10, 3.11: a `return` written in the body is no way to the code after the loop)
+        let kept: Vec<usize> = exits
+            .iter()
+            .copied()
+            .filter(|&x| !self.return_in_body(x, body))
+            .collect();
+        if kept.is_empty() && !exits.is_empty() {
+            return None;
+        }
+        let exits = &kept[..];
         let main = self.main_exit(exits);
         let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
         let places: Vec<usize> = places

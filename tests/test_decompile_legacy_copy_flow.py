@@ -15,6 +15,7 @@ SCRIPT = "tests/support/legacy_copy_flow_checks.py"
 
 # identical on both 3.9 and 3.10
 IDENTICAL = {
+    "b_legacy_copy_flow.ret_call_finally_if_else",
     "b_legacy_copy_flow.ret_attr_finally_if",
     "b_legacy_copy_flow.ret_after_loop_finally_if",
     "b_legacy_copy_flow.ret_nested_as",

@@ -361,8 +361,9 @@ impl Structurer<'_> {
     /// through its copied `finally` code) are not joined: each runs until it leaves. A branch `b`
     /// already outside the range (in the copy itself, a return value waiting under it: the
     /// caller's `waiting_branch`) joins.
-    pub(super) fn legacy_merge(&mut self, b: usize, merge: Option<usize>) -> Option<usize> {
-        let waiting = std::mem::take(&mut self.waiting_branch);
+    pub(super) fn legacy_merge(&self, b: usize, merge: Option<usize>) -> Option<usize> {
+        // (and the branches nested in its arms, which run with the value waiting too)
+        let waiting = self.waiting_branch;
         let (Some(lg), Some(&(h, None)), Some(m)) = (&self.legacy, self.try_body.last(), merge)
         else {
             return merge;

@@ -1636,9 +1636,9 @@ impl<'a> Structurer<'a> {
                         // a value computed in a try body waits under the statements of the
                         // finally body's copy (`return x` through `finally: if c: ...`)
                         if let Some(waiting) = self.waits_through(base, &left) {
-                            self.waiting_branch = true;
+                            let was = std::mem::replace(&mut self.waiting_branch, true);
                             let branch = self.branch_stmt(b, &left, lp, test, jump_if, &mut out);
-                            self.waiting_branch = false;
+                            self.waiting_branch = was;
                             match branch? {
                                 Some((m, more)) => {
                                     b = m;

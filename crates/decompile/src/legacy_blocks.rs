@@ -644,10 +644,11 @@ impl Structurer<'_> {
                             }
                             // (an enclosing statement's cleanup copied before a way out: it goes
                             // back into the clauses, marked, for that statement to take off)
-                            None if super::legacy_copy_flow::enclosing_copies(
-                                &mut handlers,
-                                &tails,
-                            ) => {}
+                            None if super::legacy_copy_flow::in_finally_body(self)
+                                && super::legacy_copy_flow::enclosing_copies(
+                                    &mut handlers,
+                                    &tails,
+                                ) => {}
                             None => {
                                 return Err(self.err(
                                     "code after a try statement copied into an except clause",

@@ -358,12 +358,19 @@ impl Structurer<'_> {
     }
 
     /// In a ≤3.10 try body, arms that meet only outside the protected range (one leaves the body
-    /// through its copied `finally` code) are not joined: each runs until it leaves.
-    pub(super) fn legacy_merge(&self, merge: Option<usize>) -> Option<usize> {
+    /// through its copied `finally` code) are not joined: each runs until it leaves. A branch `b`
+    /// already outside the range (in the copy itself, a return value waiting under it: the
+    /// caller's `waiting_branch`) joins.
+    pub(super) fn legacy_merge(&self, b: usize, merge: Option<usize>) -> Option<usize> {
+        // (and the branches nested in its arms, which run with the value waiting too)
+        let waiting = self.waiting_branch;
         let (Some(lg), Some(&(h, None)), Some(m)) = (&self.legacy, self.try_body.last(), merge)
         else {
             return merge;
         };
+        if waiting && super::legacy_copy_flow::in_exit_copy(self, b, h) {
+            return merge;
+        }
         let in_body = matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(m));
         if in_body && self.cover(m) != Some(h) {
             None
@@ -422,6 +429,9 @@ impl Structurer<'_> {
     /// The block after the last POP_BLOCK (in code order) closing `h`'s range: where the body goes on
     /// when it completes (the earlier ones are exits from the body).
     fn legacy_normal_exit(&self, h: usize) -> Option<usize> {
+        // (where the last one leaves with a return value on the stack, it leads out by `return`
+        // through the enclosing cleanup: the normal path's own was dead code the compiler dropped)
+        let body_depth = super::legacy_copy_flow::body_depth(self, h);
         (0..self.cfg.blocks.len())
             .rev()
             .find(|&x| {
@@ -429,6 +439,7 @@ impl Structurer<'_> {
                     && self.instrs(x).last().map(|i| i.op.name) == Some("POP_BLOCK")
             })
             .and_then(|x| self.succ(x, EdgeKind::Fall))
+            .filter(|&n| body_depth.is_none_or(|d| self.entry_depth[n].is_none_or(|x| x <= d)))
     }
 
     /// Run block `b` but its last instruction (the setup): its statements and the stack left.
@@ -631,6 +642,13 @@ impl Structurer<'_> {
                                 end = None;
                                 tail.extend(t.iter().cloned());
                             }
+                            // (an enclosing statement's cleanup copied before a way out: it goes
+                            // back into the clauses, marked, for that statement to take off)
+                            None if super::legacy_copy_flow::in_finally_body(self)
+                                && super::legacy_copy_flow::enclosing_copies(
+                                    &mut handlers,
+                                    &tails,
+                                ) => {}
                             None => {
                                 return Err(self.err(
                                     "code after a try statement copied into an except clause",
@@ -889,11 +907,20 @@ impl Structurer<'_> {
         let Some(lg) = self.legacy.as_ref() else {
             return ends;
         };
+        let body_depth = super::legacy_copy_flow::body_depth(self, h);
         for x in 0..self.cfg.blocks.len() {
             let pops = self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT");
             if pops && lg.running[x] == Some(h) {
                 for e in &self.cfg.blocks[x].succs {
-                    if e.kind != EdgeKind::Exception && !in_loop(e.to) && !ends.contains(&e.to) {
+                    // (a return value on the stack: the clause leaves by `return` through the
+                    // enclosing statements' cleanup, not on to the code after the statement)
+                    let returning =
+                        body_depth.is_some_and(|d| self.entry_depth[e.to].is_some_and(|x| x > d));
+                    if e.kind != EdgeKind::Exception
+                        && !in_loop(e.to)
+                        && !ends.contains(&e.to)
+                        && !returning
+                    {
                         ends.push(e.to);
                     }
                 }

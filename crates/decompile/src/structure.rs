@@ -24,6 +24,7 @@ mod finally_exits;
 mod finally_wait;
 mod inline_comp;
 mod legacy_async;
+mod legacy_copy_flow;
 mod legacy_layout;
 mod legacy_try_end;
 mod loop_else;
@@ -115,6 +116,9 @@ pub struct Structurer<'a> {
     /// The try bodies being structured, innermost last: their handler, and the first block found
     /// outside the range (where the body ends).
     try_body: Vec<(usize, Option<usize>)>,
+    /// ≤3.10: the branch being structured runs with a try body's value waiting under it (the
+    /// finally body's copy on a `return`'s way out): its arms join (`legacy_copy_flow.rs`).
+    waiting_branch: bool,
     /// Per entry of `try_body`: the region nesting its body runs at. Only the body's own region ends
     /// it; an arm nested in the body that leaves the handler's range leaves the try (return, break).
     try_depth: Vec<usize>,
@@ -621,6 +625,7 @@ impl<'a> Structurer<'a> {
             entry_depth,
             active: Vec::new(),
             try_body: Vec::new(),
+            waiting_branch: false,
             try_depth: Vec::new(),
             nesting: 0,
             entering_header: None,
@@ -1639,7 +1644,10 @@ impl<'a> Structurer<'a> {
                         // a value computed in a try body waits under the statements of the
                         // finally body's copy (`return x` through `finally: if c: ...`)
                         if let Some(waiting) = self.waits_through(base, &left) {
-                            match self.branch_stmt(b, &left, lp, test, jump_if, &mut out)? {
+                            let was = std::mem::replace(&mut self.waiting_branch, true);
+                            let branch = self.branch_stmt(b, &left, lp, test, jump_if, &mut out);
+                            self.waiting_branch = was;
+                            match branch? {
                                 Some((m, more)) => {
                                     b = m;
                                     carry = [waiting, more].concat();
@@ -1845,7 +1853,7 @@ impl<'a> Structurer<'a> {
             (merge, fall_first)
         };
         // (≤3.10: the merge and the arms as the block stack allows)
-        let merge = self.legacy_merge(merge);
+        let merge = self.legacy_merge(b, merge);
         let open = self.try_body.last().copied();
         let mut then = self.arm_carry(fall, merge, base, kept.clone(), lp)?;
         let then_carry = self.stop_carry.take();

@@ -33,6 +33,7 @@ mod nop_header;
 mod shared_tail;
 mod try_else;
 mod twice_shapes;
+mod while_break;
 mod while_fold;
 mod with_exits;
 pub(crate) use comp_lines::assign_apart;
@@ -3034,6 +3035,12 @@ impl<'a> Structurer<'a> {
             || self.code.version >= framejit_bytecode::PyVersion::V3_14;
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
+            // (not a loop that starts with the NOP of its `while True:` line)
+            if self.code.version >= framejit_bytecode::PyVersion::V3_14
+                && self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
+            {
+                while_break::fold(&mut stmt);
+            }
         }
         Ok((
             vec![stmt],

@@ -370,7 +370,9 @@ pub(super) fn hoist_leaving_tail(
         // a value after their POP_EXCEPT, which a clause's own `return x` computes before it; a
         // copied `return None` reads as well as the clause's own, with the code after the
         // statement)
-        [.., s @ Stmt::Return { value: Some(Expr::Name { .. }) }] => s.clone(),
+        [.., s @ Stmt::Return {
+            value: Some(Expr::Name { .. }),
+        }] => s.clone(),
         // (a body that never completes normally runs no code after it: the clauses' copies are
         // all there is of the code after the statement)
         [] if !body_completes => handlers.get(*copies.first()?)?.body.last()?.clone(),

@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod arm_order;
 mod block_instrs;
+mod break_first;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -1829,6 +1830,12 @@ impl<'a> Structurer<'a> {
         };
         // (3.12+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
         let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
+            (Some(taken), true)
+        } else if merge.is_some()
+            && merge == lp.and_then(|c| c.exit)
+            && self.break_laid_first(b, fall, taken, lp)
+        {
+            // (`if c: break` then the rest of the body: see `break_first`)
             (Some(taken), true)
         } else {
             (merge, fall_first)

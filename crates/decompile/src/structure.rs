@@ -22,6 +22,7 @@ mod except_exit;
 mod except_star;
 mod exit_in_copy;
 mod finally_exits;
+mod finally_tail;
 mod finally_wait;
 mod inline_comp;
 mod legacy_async;

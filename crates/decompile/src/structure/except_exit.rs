@@ -147,6 +147,11 @@ pub(super) fn after_finally_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt
     };
     let mut last = vec![copy[n - 1].clone()];
     strip_copied_end(&mut last, &after);
+    if last.as_slice() != &fin[n - 1..] {
+        // (copies of the exit nested deeper: see `finally_tail`)
+        last = vec![copy[n - 1].clone()];
+        super::finally_tail::strip_nested_end(&mut last, &after);
+    }
     (last.as_slice() == &fin[n - 1..]).then_some(after)
 }
 

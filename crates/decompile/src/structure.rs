@@ -2247,7 +2247,9 @@ impl<'a> Structurer<'a> {
                 // (3.12+ copy the jump back to a `while` loop's header into each place that goes
                 // there: the parts of its bottom test)
                 // (3.12+ also copies of one small exit block: `return None` after the loop)
-                let same = |x: usize, y: usize| self.same_place(x, y, lp) || self.exit_copies(x, y);
+                let same = |x: usize, y: usize| {
+                    self.same_place(x, y, lp) || self.exit_copies(x, y) || self.reraise_copies(x, y)
+                };
                 // (3.12+ `if a and b: B` ending a loop body: each test jumps to the next over its
                 // own copy of the jump back, the way on when it is false)
                 let same_false = |x: usize, y: usize| same(x, y) || self.latch_copies(x, y, lp);

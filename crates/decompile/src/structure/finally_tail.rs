@@ -43,3 +43,32 @@ pub(super) fn strip_nested_end(stmts: &mut Vec<Stmt>, t: &[Stmt]) {
         _ => {}
     }
 }
+
+impl super::Structurer<'_> {
+    /// 3.12+: are `x` and `y` two copies of the re-raise that ends a `finally:` handler (each only
+    /// `RERAISE n`, markers aside, with the same argument, the same stack depth and handler)? The
+    /// compiler copies that small exit block into each jump to it, so the tests of `if a and b:`
+    /// in the handler's copy of the body leave by copies of their own; they go to the same place.
+    pub(super) fn reraise_copies(&self, x: usize, y: usize) -> bool {
+        if self.code.version < framejit_bytecode::PyVersion::V3_12 || x == y {
+            return false;
+        }
+        let lone = |b: usize| {
+            let real: Vec<_> = self
+                .instrs(b)
+                .iter()
+                .filter(|i| !matches!(i.op.name, "NOT_TAKEN" | "NOP"))
+                .cloned()
+                .collect();
+            match real.as_slice() {
+                [r] if r.op.name == "RERAISE" => Some(r.arg),
+                _ => None,
+            }
+        };
+        lone(x).is_some()
+            && lone(x) == lone(y)
+            && self.cfg.blocks[x].handler == self.cfg.blocks[y].handler
+            && self.entry_depth[x] == self.entry_depth[y]
+            && self.entry_depth[x].is_some()
+    }
+}

@@ -15,7 +15,7 @@ from conftest import interpreter, run_json
 @pytest.mark.parametrize("minor", [12, 13, 14])
 def test_copied_exit_shapes_round_trip(minor: int) -> None:
     results = run_json(interpreter(minor), "tests/support/copied_exits_cases.py")
-    assert len(results) >= (4 if minor >= 14 else 3)
+    assert len(results) >= 4
     bad = [r for r in results if not r["ok"]]
     assert not bad, f"3.{minor}: " + "\n".join(
         f"{r['case']}: {r.get('error') or r.get('differing') or r.get('results')}\n{r.get('source')}" for r in bad

@@ -32,8 +32,7 @@ def run(xs):
 ''',
 }
 
-# a `while` body ending with `break` after an `if` that may `continue` (3.14 tests at the top;
-# 3.12 / 3.13 rotate the loop, a shape still read another way)
+# a `while` body ending with `break` after an `if` that may `continue` (tested at the top)
 CASES_314 = {
     "while_then_break": '''
 def sift(xs, pos):
@@ -110,8 +109,7 @@ def run(xs):
 
 def main() -> None:
     cases = dict(CASES)
-    if sys.version_info >= (3, 14):
-        cases.update(CASES_314)
+    cases.update(CASES_314)
     print(json.dumps([check(k, v) for k, v in cases.items()], indent=1))
 
 

@@ -3045,12 +3045,14 @@ impl<'a> Structurer<'a> {
             || self.code.version >= framejit_bytecode::PyVersion::V3_14;
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
-            // (not a loop that starts with the NOP of its `while True:` line)
-            if self.code.version >= framejit_bytecode::PyVersion::V3_14
-                && self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
-            {
-                while_break::fold(&mut stmt);
-            }
+        }
+        // (not a loop that starts with the NOP of its `while True:` line)
+        if !guarded
+            && else_brk.is_none()
+            && self.code.version >= framejit_bytecode::PyVersion::V3_12
+            && self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
+        {
+            while_break::fold(&mut stmt);
         }
         Ok((
             vec![stmt],

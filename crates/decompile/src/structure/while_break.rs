@@ -11,8 +11,9 @@
 //! ```
 //!
 //! The two do the same (c false leaves both; a `continue` in B tests c again, a `break` in B
-//! leaves). 3.14 tests a `while` at its top, and the left form, written as such, starts the loop
-//! with the NOP of the `while True:` line, which the caller checks the header does not have.
+//! leaves). 3.14 tests a `while` at its top; 3.12 / 3.13 too where the body never reaches its end
+//! (no bottom test to rotate into). The left form, written as such, starts the loop with the NOP
+//! of the `while True:` line, which the caller checks the header does not have.
 
 use crate::ast::{Constant, Expr, Stmt};
 

@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod arm_order;
 mod block_instrs;
+mod break_first;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -21,6 +22,7 @@ mod except_exit;
 mod except_star;
 mod exit_in_copy;
 mod finally_exits;
+mod finally_tail;
 mod finally_wait;
 mod inline_comp;
 mod legacy_async;
@@ -34,6 +36,7 @@ mod nop_header;
 mod shared_tail;
 mod try_else;
 mod twice_shapes;
+mod while_break;
 mod while_fold;
 mod with_exits;
 pub(crate) use comp_lines::assign_apart;
@@ -1849,6 +1852,12 @@ impl<'a> Structurer<'a> {
         } else if merge == Some(taken) && self.break_then_rest(taken, fall, lp) {
             // (`if a or b: break`: the tests' shared `break` laid out before the rest)
             (Some(fall), true)
+        } else if merge.is_some()
+            && merge == lp.and_then(|c| c.exit)
+            && self.break_laid_first(b, fall, taken, lp)
+        {
+            // (`if c: break` then the rest of the body: see `break_first`)
+            (Some(taken), true)
         } else {
             (merge, fall_first)
         };
@@ -2257,7 +2266,9 @@ impl<'a> Structurer<'a> {
                 // (3.12+ copy the jump back to a `while` loop's header into each place that goes
                 // there: the parts of its bottom test)
                 // (3.12+ also copies of one small exit block: `return None` after the loop)
-                let same = |x: usize, y: usize| self.same_place(x, y, lp) || self.exit_copies(x, y);
+                let same = |x: usize, y: usize| {
+                    self.same_place(x, y, lp) || self.exit_copies(x, y) || self.reraise_copies(x, y)
+                };
                 // (3.12+ `if a and b: B` ending a loop body: each test jumps to the next over its
                 // own copy of the jump back, the way on when it is false)
                 let same_false = |x: usize, y: usize| same(x, y) || self.latch_copies(x, y, lp);
@@ -3054,6 +3065,14 @@ impl<'a> Structurer<'a> {
         };
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
+        }
+        // (not a loop that starts with the NOP of its `while True:` line)
+        if !guarded
+            && else_brk.is_none()
+            && self.code.version >= framejit_bytecode::PyVersion::V3_12
+            && self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
+        {
+            while_break::fold(&mut stmt);
         }
         Ok((
             vec![stmt],

@@ -147,6 +147,11 @@ pub(super) fn after_finally_copy(rest: &[Stmt], fin: &[Stmt]) -> Option<Vec<Stmt
     };
     let mut last = vec![copy[n - 1].clone()];
     strip_copied_end(&mut last, &after);
+    if last.as_slice() != &fin[n - 1..] {
+        // (copies of the exit nested deeper: see `finally_tail`)
+        last = vec![copy[n - 1].clone()];
+        super::finally_tail::strip_nested_end(&mut last, &after);
+    }
     (last.as_slice() == &fin[n - 1..]).then_some(after)
 }
 
@@ -353,7 +358,7 @@ pub(super) fn ends_with_exit_after_marker(stmts: &[Stmt]) -> bool {
 
 /// 3.12+ copy a small exit block into each jump to it: `try: B except E: C` followed by `return y`
 /// ends the clause with its own `return y` after the POP_EXCEPT, the same statement the normal path
-/// runs after the body (`rest`, all that follows the body). Where every clause ends with that
+/// runs last after the body (`rest`, all that follows the body). Where every clause ends with that
 /// statement or never comes out (raise, return, break, continue), the statement is the code after
 /// the try statement: dropped from the clauses and returned, to follow the statement once. (A source
 /// that wrote it in each clause runs and compiles the same.) Where the body never completes
@@ -366,6 +371,13 @@ pub(super) fn hoist_leaving_tail(
 ) -> Option<Vec<Stmt>> {
     let s = match rest.as_slice() {
         [s] => s.clone(),
+        // (an `else:` part that falls into the statement: only where the clauses' copy computes
+        // a value after their POP_EXCEPT, which a clause's own `return x` computes before it; a
+        // copied `return None` reads as well as the clause's own, with the code after the
+        // statement)
+        [.., s @ Stmt::Return {
+            value: Some(Expr::Name { .. }),
+        }] => s.clone(),
         // (a body that never completes normally runs no code after it: the clauses' copies are
         // all there is of the code after the statement)
         [] if !body_completes => handlers.get(*copies.first()?)?.body.last()?.clone(),
@@ -393,6 +405,6 @@ pub(super) fn hoist_leaving_tail(
             }
         }
     }
-    rest.clear();
+    rest.pop();
     Some(vec![s])
 }

@@ -1,0 +1,74 @@
+//! The normal path's copy of a `finally:` body that ends with a compound statement, when the code
+//! after the try statement is a small exit (`return None`) that 3.12+ copy into every jump to it:
+//! the copy holds that exit at the end of each way through, nested as deep as the ways go
+//! (`if c: try: B; <exit> except E: pass; <exit>` then `<exit>`), where the handler's copy of the
+//! body has none. [`strip_nested_end`] takes the exit off those ends: after the exit at the end
+//! of a statement list, the last statement before it ends the same way (nothing runs between its
+//! end and that exit), so a copy at the end of its arms goes too.
+
+use crate::ast::Stmt;
+
+/// Remove `t` from the ends of the ways through `stmts`, recursing into the last statement after
+/// a removal as well (see the module's comment). An arm left empty is `pass`.
+pub(super) fn strip_nested_end(stmts: &mut Vec<Stmt>, t: &[Stmt]) {
+    if !t.is_empty() && stmts.ends_with(t) {
+        stmts.truncate(stmts.len() - t.len());
+    }
+    let arm = |b: &mut Vec<Stmt>| {
+        let had = !b.is_empty();
+        strip_nested_end(b, t);
+        if had && b.is_empty() {
+            b.push(Stmt::Pass);
+        }
+    };
+    match stmts.last_mut() {
+        Some(Stmt::If { body, orelse, .. }) => {
+            arm(body);
+            strip_nested_end(orelse, t);
+        }
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            handlers.iter_mut().for_each(|h| arm(&mut h.body));
+            // (the body's own end only without `else:`, which it would otherwise run)
+            if orelse.is_empty() {
+                arm(body);
+            } else {
+                strip_nested_end(orelse, t);
+            }
+        }
+        _ => {}
+    }
+}
+
+impl super::Structurer<'_> {
+    /// 3.12+: are `x` and `y` two copies of the re-raise that ends a `finally:` handler (each only
+    /// `RERAISE n`, markers aside, with the same argument, the same stack depth and handler)? The
+    /// compiler copies that small exit block into each jump to it, so the tests of `if a and b:`
+    /// in the handler's copy of the body leave by copies of their own; they go to the same place.
+    pub(super) fn reraise_copies(&self, x: usize, y: usize) -> bool {
+        if self.code.version < framejit_bytecode::PyVersion::V3_12 || x == y {
+            return false;
+        }
+        let lone = |b: usize| {
+            let real: Vec<_> = self
+                .instrs(b)
+                .iter()
+                .filter(|i| !matches!(i.op.name, "NOT_TAKEN" | "NOP"))
+                .cloned()
+                .collect();
+            match real.as_slice() {
+                [r] if r.op.name == "RERAISE" => Some(r.arg),
+                _ => None,
+            }
+        };
+        lone(x).is_some()
+            && lone(x) == lone(y)
+            && self.cfg.blocks[x].handler == self.cfg.blocks[y].handler
+            && self.entry_depth[x] == self.entry_depth[y]
+            && self.entry_depth[x].is_some()
+    }
+}

@@ -13,6 +13,7 @@ use framejit_bytecode::{Arg, Instr, PyVersion};
 mod annotations;
 mod except_exit;
 pub mod except_star;
+mod late_return;
 mod py312;
 mod py38;
 mod spill;
@@ -192,6 +193,11 @@ pub struct Sim<'a> {
     /// Spill mode: values below this depth belong to the structurer (a statement's base, which
     /// later blocks start from again) and are never put into temporaries here.
     pub spill_floor: usize,
+    /// The stack's length after this block popped a loop's iterator (POP_TOP / POP_ITER of it):
+    /// a value pushed above it was computed after the loop was left (`return_after_pop`).
+    iter_popped: Option<usize>,
+    /// A value returned after the pop ([`Sim::late_return`]).
+    late_return: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -335,6 +341,8 @@ impl<'a> Sim<'a> {
             value_under_except: false,
             spill_floor: 0,
             saved_exc: Vec::new(),
+            iter_popped: None,
+            late_return: false,
         }
         .entered()
     }
@@ -1831,6 +1839,7 @@ impl<'a> Sim<'a> {
                         let value = self.expr_of(ins, f)?;
                         self.out.push(Stmt::Expr { value });
                     }
+                    Val::Iter(_) => self.popped_iter(),
                     _ => {}
                 }
             }
@@ -1988,6 +1997,7 @@ impl<'a> Sim<'a> {
                 return Ok(Some(Exit::Exit));
             }
             "RETURN_VALUE" => {
+                self.return_after_pop();
                 let v = self.pop_expr(ins)?;
                 self.out.push(Stmt::Return { value: Some(v) });
                 return Ok(Some(Exit::Exit));
@@ -2530,7 +2540,9 @@ impl<'a> Sim<'a> {
             "END_FOR" | "POP_ITER" => {
                 let n = -ins.op.stack_effect(raw, Some(false));
                 for _ in 0..n.max(0) {
-                    self.pop(ins)?;
+                    if let Val::Iter(_) = self.pop(ins)? {
+                        self.popped_iter();
+                    }
                 }
             }
             "GET_ITER" => {

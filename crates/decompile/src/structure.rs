@@ -25,6 +25,7 @@ mod finally_exits;
 mod finally_tail;
 mod finally_wait;
 mod inline_comp;
+mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
 mod legacy_layout;
@@ -35,6 +36,7 @@ mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
+mod try_loop_exits;
 mod twice_shapes;
 mod while_break;
 mod while_fold;
@@ -151,6 +153,9 @@ pub struct Structurer<'a> {
     /// Instructions to skip at the start of each block: a `match` case body starts where the
     /// pattern's code before it in the same block ends.
     resume: Vec<usize>,
+    /// How many blocks run so far returned a value computed after they popped a loop's iterator
+    /// (`exprs/late_return.rs`).
+    late_returns: usize,
     /// The blocks the running regions stop at, innermost last.
     stops: Vec<Option<usize>>,
     /// The test block of the `while` guard whose loop is being tried next (`loop_exits.rs`).
@@ -294,6 +299,9 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
                 }
             }
             // (3.11+: a copy after an except clause's POP_EXCEPT, marked there)
+            if late_exit::returns_after_copy(stmts, i - n, i) {
+                return false;
+            }
             let m = except_exit::drop_marker_before(stmts, i - n, i);
             stmts.drain(i - n - m..i - m);
             i -= n + m;
@@ -655,6 +663,7 @@ impl<'a> Structurer<'a> {
             try_end_stop: None,
             legacy,
             resume: vec![0; n],
+            late_returns: 0,
             stops: Vec::new(),
             guard_block: None,
             holes: Vec::new(),
@@ -1072,6 +1081,7 @@ impl<'a> Structurer<'a> {
             }
         }
         sim.check_copies()?;
+        self.late_returns += usize::from(sim.late_return());
         Ok((sim.out, exit, sim.stack))
     }
 
@@ -1409,7 +1419,10 @@ impl<'a> Structurer<'a> {
                 }
             }
             // 3.12+ `break` with a copy of the loop's exit (after POP_EXCEPT in an except clause)
-            if let Some(k) = self.break_copy_at(b, lp) {
+            if let Some(k) = self
+                .break_copy_at(b, lp)
+                .or_else(|| self.popped_break_copy(b, lp))
+            {
                 if std::mem::replace(&mut self.emitted[b], true) {
                     return Err(self.err("a block would come out twice"));
                 }
@@ -2638,7 +2651,9 @@ impl<'a> Structurer<'a> {
         self.try_depth.push(self.nesting + 1);
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
+        let late_before = self.late_returns;
         let body = self.region_taking_carry(b, None, base, kept, lp);
+        let late_in_body = self.late_returns != late_before;
         let body_left = self.stop_carry.take().unwrap_or_default();
         let after = self.try_body.pop().and_then(|t| t.1);
         self.try_depth.pop();
@@ -2731,6 +2746,11 @@ impl<'a> Structurer<'a> {
                 if finally_exits::ends_by_leaving(&after_try) {
                     end = None;
                 }
+            }
+            // (a `return` computed after a loop's iterator was popped, past what may be this
+            // body's copy: the code after the loop, which must run after the copy)
+            if late_in_body {
+                return Err(self.err(late_exit::LATE_RETURN));
             }
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice

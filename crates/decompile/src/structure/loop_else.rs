@@ -136,7 +136,11 @@ impl Structurer<'_> {
         for &x in body {
             for e in &self.cfg.blocks[x].succs {
                 let t = e.to;
-                if e.kind == EdgeKind::Exception || body.contains(&t) || t == exit || !leaves(t) {
+                if e.kind == EdgeKind::Exception
+                    || body.contains(&t)
+                    || t == exit
+                    || !self.leaves_through_own(t)
+                {
                     continue;
                 }
                 let ins = self.instrs(t);
@@ -148,7 +152,7 @@ impl Structurer<'_> {
                     .get(marks)
                     .is_some_and(|i| matches!(i.op.name, "POP_TOP" | "POP_ITER"));
                 if !pops_iter
-                    || marks + 1 >= ins.len()
+                    || (marks + 1 >= ins.len() && leaves(t))
                     || self.entry_depth[t] != self.entry_depth[header]
                 {
                     continue;
@@ -160,5 +164,33 @@ impl Structurer<'_> {
             }
         }
         found
+    }
+}
+
+impl Structurer<'_> {
+    /// Does control from block `x` leave the code (return / raise) through blocks that only it
+    /// leads to? A `break` whose copy of the code after the loop crosses the end of an exception
+    /// range (a loop inside `try:`, 3.11+: the pop of the iterator is covered, the copy is not)
+    /// is split into such blocks; each has one way on and no other way in.
+    pub(super) fn leaves_through_own(&self, x: usize) -> bool {
+        let mut t = x;
+        for _ in 0..8 {
+            let mut ways = self.cfg.blocks[t]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception);
+            match (ways.next(), ways.next()) {
+                (None, _) => return true,
+                (Some(e), None)
+                    if e.kind == EdgeKind::Fall
+                        && e.to != x
+                        && self.cfg.blocks[e.to].preds.iter().all(|&p| p == t) =>
+                {
+                    t = e.to;
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 }

@@ -1,0 +1,123 @@
+"""Ways out of loops inside try statements, 3.11+ (structure/try_loop_exits.rs,
+structure/late_exit.rs, exprs/late_return.rs, `leaves_through_own` in structure/loop_else.rs):
+`for ... else:` inside `try:` whose `break` reaches the code after the try (3.12+ place it right
+after the break, past the end of the exception range), and `break` out of a `for` loop through a
+`finally:` body whose copy runs before the iterator's pop and the code after the loop (which, read
+as a `return`, would compute its value before the `finally:` body: `finally: log = log + [...]`).
+Each case is a module whose `run` is decompiled with it, compiled again, run against the original
+on several inputs, and every code object's instruction sequence compared
+(decompile_py312_cases.check). Prints JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from decompile_py312_cases import check  # noqa: E402
+
+CASES = {
+    # the break's code after the loop is the code after the try, placed after the iterator's pop
+    "for_else_in_try": '''
+def run(xs):
+    try:
+        for x in xs:
+            if x == 0:
+                break
+            10 // x
+        else:
+            return "all fine"
+    except TypeError:
+        return "type"
+    return "zero"
+''',
+    "flag_loop_else_raise_in_try": '''
+def run(xs):
+    try:
+        for x in xs:
+            if x == 7:
+                break
+        else:
+            raise LookupError("no seven")
+        return "found"
+    except LookupError as e:
+        return str(e)
+''',
+    # a finally body that rebinds what the code after the loop returns
+    "break_through_finally_rebinds": '''
+def run(xs):
+    log = []
+    for x in xs:
+        try:
+            if x == 0:
+                break
+            log.append(x)
+        finally:
+            log = log + ["f"]
+    return log
+''',
+    "break_through_finally_len": '''
+def run(xs):
+    log = []
+    for x in xs:
+        try:
+            if x == 0:
+                break
+        finally:
+            log.append("f")
+    return len(log)
+''',
+    "break_in_except_through_finally": '''
+def run(xs):
+    out = []
+    for x in xs:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError:
+            out.append("z")
+            break
+        finally:
+            out = out + ["."]
+    return out
+''',
+    # a `while True:` left only by an except clause's break through a finally body
+    "while_clause_break_through_finally": '''
+def run(xs):
+    log = []
+    i = 0
+    while True:
+        try:
+            i += 1
+            log.append(10 // (len(xs) + 1 - i))
+        except ZeroDivisionError:
+            log.append("stop")
+            break
+        finally:
+            log = log + ["f"]
+    return log
+''',
+    # for ... else: returning, the break through a finally body that rebinds
+    "for_else_break_through_finally": '''
+def run(xs):
+    log = []
+    for x in xs:
+        try:
+            if x == 0:
+                break
+        finally:
+            log = log + ["f"]
+    else:
+        return None
+    return log
+''',
+}
+
+
+def main() -> None:
+    print(json.dumps([check(k, v) for k, v in CASES.items()], indent=1))
+
+
+if __name__ == "__main__":
+    main()

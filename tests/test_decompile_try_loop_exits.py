@@ -1,0 +1,56 @@
+"""Ways out of loops inside try statements, 3.11-3.14 (cases in tests/support/try_loop_exits_cases.py):
+`for ... else:` inside `try:` whose `break` reaches the code after the try, `break` out of a `for`
+loop through a `finally:` body. Each case is decompiled under the interpreter, compiled again and
+run against the original on several inputs; where it decompiles, its instruction sequences are the
+original's. The refused ones were silent miscompilations on main (a `return` read where the code
+after the loop ran after the finally body's copy): refused is allowed there, different never."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import interpreter, run_json
+
+ALL = {
+    "for_else_in_try",
+    "flag_loop_else_raise_in_try",
+    "break_through_finally_rebinds",
+    "break_through_finally_len",
+    "break_in_except_through_finally",
+    "while_clause_break_through_finally",
+    "for_else_break_through_finally",
+}
+# refused (DecompileError) on a version: never wrong source
+REFUSED = {
+    11: {"while_clause_break_through_finally"},
+    12: {"while_clause_break_through_finally", "for_else_break_through_finally"},
+    13: {"while_clause_break_through_finally", "for_else_break_through_finally"},
+    14: {"while_clause_break_through_finally", "for_else_break_through_finally"},
+}
+
+
+@pytest.fixture(scope="module", params=[11, 12, 13, 14])
+def report(request) -> tuple:
+    exe = interpreter(request.param)
+    return request.param, run_json(exe, "tests/support/try_loop_exits_cases.py", timeout=300)
+
+
+def test_cases_decompile_and_behave(report) -> None:
+    minor, results = report
+    assert {r["case"] for r in results} == ALL
+    refused = {r["case"] for r in results if "DecompileError" in (r.get("error") or "")}
+    assert refused <= REFUSED[minor], refused
+    bad = [r for r in results if r["case"] not in refused
+           and (r.get("error") or not r.get("same_results"))]
+    assert not bad, f"3.{minor}: " + "\n".join(
+        f"{r['case']}: {r.get('error') or r.get('results')}\n{r.get('source')}" for r in bad
+    )
+
+
+def test_cases_same_code(report) -> None:
+    minor, results = report
+    decompiled = {r["case"] for r in results if not r.get("error")}
+    assert decompiled == ALL - REFUSED[minor], decompiled
+    differing = {r["case"]: r.get("differing") for r in results
+                 if r["case"] in decompiled and not r.get("same_code")}
+    assert not differing, differing

@@ -25,6 +25,7 @@ mod finally_wait;
 mod inline_comp;
 mod legacy_async;
 mod legacy_layout;
+mod legacy_loop_exits;
 mod legacy_try_end;
 mod loop_else;
 mod loop_exits;
@@ -1775,6 +1776,8 @@ impl<'a> Structurer<'a> {
             })
         };
         let ipdom = self.ipdom[b].filter(|&m| !beyond(m));
+        // (≤3.9: an `if` ending a loop body whose arms meet only after the loop)
+        let ipdom = self.legacy_exit_join(taken, ipdom, lp);
         // (≤3.9: the dead jump past an `else:` says where the statement ends, before any join)
         let layout = self.legacy_raise_then_else(fall, taken, lp);
         let layout = layout.filter(|&m| ipdom.is_none() || ipdom == m);

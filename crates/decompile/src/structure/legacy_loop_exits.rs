@@ -1,0 +1,88 @@
+//! 3.8 / 3.9 loop bodies whose last statement is an `if` that leaves the loop from inside its body
+//! (`if c: A; if d: break`): where the arms of such a branch meet is only after the loop.
+
+use super::{LoopCtx, Structurer};
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// The join of a ≤3.9 branch inside loop `lp` whose taken arm goes straight back to the
+    /// header, given its post-dominator `ipdom`. Where that is the loop's exit, the arms never meet
+    /// inside the loop: the false arm's jump to the header is the body's closing jump (threaded by
+    /// the peephole optimizer: an `if` with code after it jumps there instead, and `else: continue`
+    /// leaves a jump of the body over it), so the `if` ends the body and its own body, laid out
+    /// first, leaves by `break` (or a `return`...) or goes back round: the join is the header.
+    pub(super) fn legacy_exit_join(
+        &self,
+        taken: usize,
+        ipdom: Option<usize>,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        match lp {
+            Some(c)
+                if self.code.version <= framejit_bytecode::PyVersion::V3_9
+                    && c.header == taken
+                    && ipdom.is_some()
+                    && ipdom == c.exit =>
+            {
+                Some(taken)
+            }
+            _ => ipdom,
+        }
+    }
+}
+
+impl Structurer<'_> {
+    /// ≤3.9 try/except (handler `h`) ending a loop body: a clause's own way out (its POP_EXCEPT and
+    /// the jump to the end of the statement), laid out at the clause's end, goes straight to the
+    /// loop's header: the end of the statement is the body's closing jump there (threaded). The
+    /// statement ends at the header, the body's normal path up to it being its `else:` part.
+    /// (A `continue` ending a clause is followed by the clause's own, dead, way out instead.)
+    pub(super) fn legacy_clause_closes_body(
+        &self,
+        h: usize,
+        after: Option<usize>,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        let (Some(ctx), Some(a), Some(lg)) = (lp, after, self.legacy.as_ref()) else {
+            return None;
+        };
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || a == ctx.header {
+            return None;
+        }
+        let n = self.cfg.blocks.len();
+        let closes = (0..n.saturating_sub(1)).any(|x| {
+            let pops = self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT");
+            let to_header = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .any(|e| e.kind == EdgeKind::Jump && e.to == ctx.header);
+            pops && to_header && lg.running[x] == Some(h) && self.clause_layout_end(x + 1)
+        });
+        closes.then_some(ctx.header)
+    }
+
+    /// Is `y`, the block after a clause's way out, what the compiler lays out after a clause's
+    /// end: the next clause's type test, the re-raise after the last clause, or the handler that
+    /// unbinds an `except E as name:` name (entered only from its setup, by its handler edge)?
+    fn clause_layout_end(&self, y: usize) -> bool {
+        let first = self.instrs(y).first().map(|i| i.op.name);
+        // (the re-raise after a bare `except:` is dead)
+        if matches!(first, Some("RERAISE" | "END_FINALLY")) {
+            return true;
+        }
+        if first == Some("DUP_TOP") {
+            return !self.cfg.blocks[y].preds.is_empty();
+        }
+        let preds = &self.cfg.blocks[y].preds;
+        !preds.is_empty()
+            && preds.iter().all(|&p| {
+                self.instrs(p)
+                    .last()
+                    .is_some_and(|i| i.op.name == "SETUP_FINALLY")
+                    && self.cfg.blocks[p]
+                        .succs
+                        .iter()
+                        .any(|e| e.to == y && e.kind != EdgeKind::Fall)
+            })
+    }
+}

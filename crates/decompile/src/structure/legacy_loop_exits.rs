@@ -56,7 +56,10 @@ impl Structurer<'_> {
                 .succs
                 .iter()
                 .any(|e| e.kind == EdgeKind::Jump && e.to == ctx.header);
-            pops && to_header && lg.running[x] == Some(h) && self.clause_layout_end(x + 1)
+            // (3.8 drops the dead END_FINALLY after a bare `except:`: the body's normal path
+            // follows)
+            let layout_end = x + 1 == a || self.clause_layout_end(x + 1);
+            pops && to_header && lg.running[x] == Some(h) && layout_end
         });
         closes.then_some(ctx.header)
     }
@@ -73,8 +76,10 @@ impl Structurer<'_> {
         if first == Some("DUP_TOP") {
             return !self.cfg.blocks[y].preds.is_empty();
         }
+        // (3.9; 3.8 lays the unbinding out before the clause's way out)
         let preds = &self.cfg.blocks[y].preds;
-        !preds.is_empty()
+        self.code.version == framejit_bytecode::PyVersion::V3_9
+            && !preds.is_empty()
             && preds.iter().all(|&p| {
                 self.instrs(p)
                     .last()

@@ -66,6 +66,35 @@ def f_while_nested_break(x, log):
                 break
     return n
 
+def f_break_then_rest(x, log):
+    idx = 0
+    for i in range(x + 4):
+        if idx >= x:
+            break
+        if i % 2:
+            idx += 1
+            log.append(i)
+    return idx
+
+def f_break_in_arm_then_rest(x, log):
+    for i in range(x + 4):
+        if i > x:
+            log.append("stop")
+            break
+        log.append(i)
+    else:
+        log.append("all")
+    return "arm"
+
+def f_while_break_then_rest(x, log):
+    n = 0
+    while n < 9:
+        n += 1
+        if n > x:
+            break
+        log.append(n)
+    return n
+
 def f_except_pass_else(x, log):
     for i in range(x + 2):
         try:

@@ -1835,6 +1835,12 @@ impl<'a> Structurer<'a> {
         } else {
             (merge, fall_first)
         };
+        // (≤3.9: `if c: break` with no `else:`, more of the body after it)
+        let (merge, fall_first) = if self.legacy_break_without_else(fall, taken, merge, lp) {
+            (Some(taken), true)
+        } else {
+            (merge, fall_first)
+        };
         let merge = self.merge_past_tests(b, merge, lp);
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(merge);

@@ -91,3 +91,44 @@ impl Structurer<'_> {
             })
     }
 }
+
+impl Structurer<'_> {
+    /// ≤3.9 `if c: ... break` with no `else:`, followed by more of the loop body: the arms meet
+    /// only after the loop (`merge`, its exit, or nowhere), and the body arm's last block, laid out
+    /// right before the taken arm, is the live `break` (the iterator popped, a jump to the exit).
+    /// An `else:` would have left the compiler's dead jump past it in between (see
+    /// `legacy_raise_then_else`): the taken arm is the code after the statement.
+    pub(super) fn legacy_break_without_else(
+        &self,
+        fall: usize,
+        taken: usize,
+        merge: Option<usize>,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        let Some(ctx) = lp else { return false };
+        let Some(exit) = ctx.exit else { return false };
+        if self.code.version > framejit_bytecode::PyVersion::V3_9
+            || fall >= taken
+            || taken == ctx.header
+            || (merge.is_some() && merge != Some(exit))
+        {
+            return false;
+        }
+        let before = taken - 1;
+        if self.cfg.blocks[before].preds.is_empty() && before != fall {
+            return false;
+        }
+        let names: Vec<&str> = self.instrs(before).iter().map(|i| i.op.name).collect();
+        let for_loop = self.instrs(ctx.header).first().map(|i| i.op.name) == Some("FOR_ITER");
+        // (the arm's own code may come first in the block)
+        let shape = match names[..] {
+            [.., "POP_TOP", "JUMP_ABSOLUTE" | "JUMP_FORWARD"] if for_loop => true,
+            [.., "JUMP_ABSOLUTE" | "JUMP_FORWARD"] => !for_loop,
+            _ => false,
+        };
+        shape
+            && self
+                .succ(before, EdgeKind::Jump)
+                .is_some_and(|t| self.resolve_jumps(t) == self.resolve_jumps(exit))
+    }
+}

@@ -1,6 +1,8 @@
 """≤3.9 loop bodies that end in a statement leaving the loop from inside it: an `if` whose body ends
-by `break` (the arms meet only after the loop), and a try/except whose clauses fall off the end of
-the body (3.8/3.9 thread the clauses' jump to the end of the statement straight to the header).
+by `break` (the arms meet only after the loop), `if c: break` followed by more of the body, and a
+try/except whose clauses fall off the end of the body (3.8/3.9 thread the clauses' jump to the end
+of the statement straight to the header); and functions whose every way out is a written `return`
+(the compiler's own closing `return None` is dead after them).
 Compiled from source under 3.8 or 3.9 into a .pyc, decompiled by an interpreter with framejit,
 compiled, compared and run by the .pyc's interpreter again.
 
@@ -94,6 +96,27 @@ def f_while_break_then_rest(x, log):
             break
         log.append(n)
     return n
+
+def f_return_none_else(x, log):
+    if x % 2:
+        log.append("odd")
+        return x
+    else:
+        return None
+
+def f_return_none_elif(x, log):
+    if x is None:
+        return None
+    elif x > 3:
+        return risky(x, log)
+    else:
+        return None
+
+def f_return_none_clause(x, log):
+    try:
+        return risky(x, log)
+    except KeyError:
+        return None
 
 def f_except_pass_else(x, log):
     for i in range(x + 2):

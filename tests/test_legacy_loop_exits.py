@@ -2,7 +2,8 @@
 whose body ends by `break` (its arms meet only after the loop: the `if` ends the body), and a
 try/except whose clauses fall off the end of the body (their way out threaded to the header: the
 normal path up to it is the `else:` part), next to `except E: continue` (the clause's dead way out
-after the jump tells them apart; 3.8 keeps that dead code for it).
+after the jump tells them apart; 3.8 keeps that dead code for it); `if c: break` followed by more
+of the body; functions whose every way out is a written `return`.
 
 tests/support/legacy_loop_exits_checks.py compiles its cases under 3.8 / 3.9 into a .pyc, this
 interpreter decompiles them, and the .pyc's interpreter compiles the sources again, compares the

@@ -37,7 +37,7 @@ enum Entry {
 /// Block-stack facts of a ≤3.10 code object.
 pub(super) struct Legacy {
     /// The innermost handler being run at each block's entry.
-    running: Vec<Option<usize>>,
+    pub(super) running: Vec<Option<usize>>,
     /// The try / with bodies being structured: their handler and normal exit (the block after the
     /// last POP_BLOCK of the range, in code order).
     exits: Vec<(usize, Option<usize>)>,
@@ -839,6 +839,10 @@ impl Structurer<'_> {
     /// re-raise of an exception no clause matches leaves the code, so `h` has no post-dominator).
     /// Otherwise: where the clauses go after POP_EXCEPT, other than a loop's header or exit.
     fn except_end(&self, h: usize, after: Option<usize>, lp: Option<&LoopCtx>) -> Option<usize> {
+        // (≤3.9: the clauses' way out threaded to the loop's header: the statement ends the body)
+        if let Some(e) = self.legacy_clause_closes_body(h, after, lp) {
+            return Some(e);
+        }
         let in_loop = |x: usize| lp.is_some_and(|c| c.header == x || c.exit == Some(x));
         let chain = |x: usize| {
             let mut out = vec![x];

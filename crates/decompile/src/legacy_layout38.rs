@@ -22,3 +22,28 @@ pub(crate) fn keep_jump_after_raise(bc: &Bytecode, live: &mut [bool]) {
         }
     }
 }
+
+/// The except clause's own way out (POP_EXCEPT, JUMP_FORWARD) the compiler writes after a clause
+/// ending in `continue` (3.9 keeps it too): dead, but it tells `except E: continue` apart from a
+/// clause whose way out the peephole optimizer threaded to the loop's header because the try
+/// statement ends the loop body (structure/legacy_loop_exits.rs).
+pub(crate) fn keep_clause_exit_after_continue(bc: &Bytecode, live: &mut [bool]) {
+    let n = bc.items.len().min(live.len());
+    for i in 1..n.saturating_sub(1) {
+        let (Item::Instr(prev), Item::Instr(pop), Item::Instr(jump)) =
+            (&bc.items[i - 1], &bc.items[i], &bc.items[i + 1])
+        else {
+            continue;
+        };
+        if live[i - 1]
+            && !live[i]
+            && !live[i + 1]
+            && prev.op.name == "JUMP_ABSOLUTE"
+            && pop.op.name == "POP_EXCEPT"
+            && jump.op.name == "JUMP_FORWARD"
+        {
+            live[i] = true;
+            live[i + 1] = true;
+        }
+    }
+}

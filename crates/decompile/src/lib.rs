@@ -17,6 +17,7 @@ mod inlined_calls;
 pub mod input;
 mod legacy38;
 mod legacy_layout38;
+mod legacy_tail_return;
 mod module_returns;
 pub mod printer;
 pub mod structure;
@@ -36,7 +37,11 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     let written = code.flags & input::flags::OPTIMIZED != 0
         && code.shared_tail_return.get()
         && body.last().is_some_and(returns_none);
-    if !written {
+    // (≤3.9: the compiler's closing `return None` dead after the last statement: every way out
+    // was written)
+    let all_written =
+        code.flags & input::flags::OPTIMIZED != 0 && legacy_tail_return::implicit_return_dead(code);
+    if !written && !all_written {
         drop_tail_return(&mut body);
     }
     if code.flags & input::flags::OPTIMIZED == 0 {

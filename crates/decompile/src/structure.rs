@@ -29,6 +29,7 @@ mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
 mod legacy_layout;
+mod legacy_loop_exits;
 mod legacy_try_end;
 mod loop_else;
 mod loop_exits;
@@ -1807,6 +1808,8 @@ impl<'a> Structurer<'a> {
             })
         };
         let ipdom = self.ipdom[b].filter(|&m| !beyond(m));
+        // (≤3.9: an `if` ending a loop body whose arms meet only after the loop)
+        let ipdom = self.legacy_exit_join(taken, ipdom, lp);
         // (≤3.9: the dead jump past an `else:` says where the statement ends, before any join)
         let layout = self.legacy_raise_then_else(fall, taken, lp);
         let layout = layout.filter(|&m| ipdom.is_none() || ipdom == m);
@@ -1857,6 +1860,12 @@ impl<'a> Structurer<'a> {
                 None if self.legacy_taken_continues(taken, lp) => (Some(taken), true),
                 None => (Some(fall), false),
             },
+        };
+        // (≤3.9: `if c: break` with no `else:`, more of the body after it)
+        let (merge, fall_first) = if self.legacy_break_without_else(fall, taken, merge, lp) {
+            (Some(taken), true)
+        } else {
+            (merge, fall_first)
         };
         let merge = self.merge_past_tests(b, merge, lp);
         // (3.10+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)

@@ -418,9 +418,14 @@ pub(crate) fn strip_tail(
                 strip_arm(&mut c.body);
             }
         }
-        // (a way out of a final `with` body runs its exit call and then the same as falling out
-        // of it: ≤3.10 copy that exit into each end of the body)
-        Some(Stmt::With { body, .. } | Stmt::AsyncWith { body, .. }) => strip_arm(body),
+        // (a `return` out of a final `with` body runs its exit call and then the same as falling
+        // out of it: ≤3.10 copy that exit into each end of the body; not a `continue`, which
+        // jumps back from its own copy of the exit call where falling out jumps to the shared one)
+        Some(Stmt::With { body, .. } | Stmt::AsyncWith { body, .. })
+            if !redundant(&Stmt::Continue) =>
+        {
+            strip_arm(body)
+        }
         _ => {}
     }
 }
@@ -3048,17 +3053,15 @@ impl<'a> Structurer<'a> {
         let else_brk = guard
             .as_ref()
             .and_then(|g| self.else_break_target(header, g.1, depth, enclosing));
-        // (3.10-3.13 rotate `while T:` into a guard and a bottom test: a test at the top of
-        // their loops is the body's first statement)
-        let top_tested = self.code.version <= framejit_bytecode::PyVersion::V3_9
-            || self.code.version >= framejit_bytecode::PyVersion::V3_14;
+        // (not a `return` written in the body: see `return_in_body`)
         let top_brk = self
             .header_test_exit(header, &lp.body)
-            .filter(|_| guard.is_none() && top_tested)
+            .filter(|_| guard.is_none())
             .and_then(|x| {
                 self.else_break_target(header, x, depth, enclosing)
                     .filter(|&t| self.else_part_before(x, t, &lp.body))
-            });
+            })
+            .filter(|&t| !self.return_in_body(t, &lp.body));
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),
@@ -3092,6 +3095,9 @@ impl<'a> Structurer<'a> {
             body: or_pass(stmts),
             orelse,
         };
+        // (≤3.9 and 3.14+ test a `while` at its top; 3.10-3.13 rotate it into guard + bottom test)
+        let top_tested = self.code.version <= framejit_bytecode::PyVersion::V3_9
+            || self.code.version >= framejit_bytecode::PyVersion::V3_14;
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
         }

@@ -295,12 +295,12 @@ impl Structurer<'_> {
         }
     }
 
-    /// 3.10, 3.11: is exit `x` of the loop whose blocks are `body` a `return` (or `raise`) written
-    /// in the body rather than the code after the loop? The compiler lays out the code after a
+    /// 3.10, 3.11: is exit `x` of the loop whose blocks are `body` a `return` written in the body
+    /// rather than the code after the loop? (A `raise` is left to the general choice.) The compiler lays out the code after a
     /// loop after it, and copies into a `break` only an exit with no line of its own (the implicit
     /// `return None`, with the exit calls of the `with` statements it leaves): an exit laid out
     /// before the loop's last block that leaves the function and ends otherwise was written there.
-    fn return_in_body(&self, x: usize, body: &[usize]) -> bool {
+    pub(super) fn return_in_body(&self, x: usize, body: &[usize]) -> bool {
         let version = self.code.version;
         if version < PyVersion::V3_10 || version > PyVersion::V3_11 {
             return false;
@@ -332,7 +332,8 @@ impl Structurer<'_> {
             }
             _ => false,
         };
-        leaves && !returns_none
+        let returns = real.last().is_some_and(|i| i.op.name == "RETURN_VALUE");
+        leaves && returns && !returns_none
     }
 
     /// [`Self::main_exit`] of the loop headed by `header`; where no place is where most ways

@@ -42,7 +42,7 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     let all_written =
         code.flags & input::flags::OPTIMIZED != 0 && legacy_tail_return::implicit_return_dead(code);
     if !written && !all_written {
-        drop_tail_return(&mut body);
+        drop_tail_return(&mut body, code.version);
     }
     if code.flags & input::flags::OPTIMIZED == 0 {
         module_returns::module_tail_returns(&mut body);
@@ -387,12 +387,14 @@ fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
     }
 }
 
-fn drop_tail_return(body: &mut Vec<ast::Stmt>) {
-    structure::strip_tail(body, &returns_none, false);
+fn drop_tail_return(body: &mut Vec<ast::Stmt>, version: framejit_bytecode::PyVersion) {
+    // (into a final `with` only where the compiler copies its exit into each end: ≤3.10)
+    let into_with = version <= framejit_bytecode::PyVersion::V3_10;
+    structure::strip_tail(body, &returns_none, false, into_with);
 }
 
 /// `return` or `return None`.
-fn returns_none(s: &ast::Stmt) -> bool {
+pub(crate) fn returns_none(s: &ast::Stmt) -> bool {
     use ast::{Constant, Expr, Stmt};
     matches!(
         s,
@@ -558,13 +560,13 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
     // (a class body, as module code, has no `return`: an arm ending in the copied return is an
     // `if`/`else`, the epilogue copied with it goes too)
     fold_module_returns(&mut body);
-    drop_tail_return(&mut body);
+    drop_tail_return(&mut body, code.version);
     module_returns::module_tail_returns(&mut body);
     if code.version >= framejit_bytecode::PyVersion::V3_13 {
         // (the epilogue is at most two statements; statements are not compared to see whether a
         // round changed anything: a float NaN constant is not equal to itself)
         for _ in 0..2 {
-            structure::strip_tail(&mut body, &is_class_epilogue, false);
+            structure::strip_tail(&mut body, &is_class_epilogue, false, false);
         }
     }
     fold_asserts(&mut body);
@@ -584,10 +586,10 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         _ => false,
     };
     // (and their copies at the ends of a final statement's arms, 3.11+)
-    structure::strip_tail(&mut body, &returns_class_cell, false);
+    structure::strip_tail(&mut body, &returns_class_cell, false, false);
     // (one statement a pass: the epilogue has at most three)
     for _ in 0..3 {
-        structure::strip_tail(&mut body, &is_class_epilogue, false);
+        structure::strip_tail(&mut body, &is_class_epilogue, false, false);
     }
     let mut out: Vec<Stmt> = declarations(code);
     for s in body {

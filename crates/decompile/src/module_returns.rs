@@ -24,7 +24,7 @@ fn is_return_none(s: &Stmt) -> bool {
 pub(crate) fn module_tail_returns(body: &mut [Stmt]) {
     match body.last_mut() {
         Some(Stmt::With { body: b, .. } | Stmt::AsyncWith { body: b, .. }) => {
-            crate::drop_tail_return(b);
+            crate::structure::strip_tail(b, &crate::returns_none, false, false);
             if b.is_empty() {
                 b.push(Stmt::Pass);
             }

@@ -348,21 +348,22 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
 /// Drop a `continue` that ends a loop body, or the arms of a final `if`/`try`/`match` (control goes
 /// back to the loop header there anyway).
 fn strip_tail_continue(stmts: &mut Vec<Stmt>) {
-    strip_tail(stmts, &|s| matches!(s, Stmt::Continue), true);
+    strip_tail(stmts, &|s| matches!(s, Stmt::Continue), true, false);
 }
 
 /// Drop the statement `redundant` says adds nothing where it ends the code (`continue` at the end of
 /// a loop body, `return None` at the end of a function): at the end of `stmts`, and at the ends of
-/// the ways through a final `if`, `try` (without `finally`), `with` or (`into_match`) `match`, into
-/// which the compiler copies it. An arm left empty gets `pass`; an `else` left empty goes.
+/// the ways through a final `if`, `try` (without `finally`), (`into_with`) `with` or (`into_match`)
+/// `match`, into which the compiler copies it. An arm left empty gets `pass`; an `else` left empty goes.
 pub(crate) fn strip_tail(
     stmts: &mut Vec<Stmt>,
     redundant: &dyn Fn(&Stmt) -> bool,
     into_match: bool,
+    into_with: bool,
 ) {
     let strip_arm = |arm: &mut Vec<Stmt>| {
         let had = !arm.is_empty();
-        strip_tail(arm, redundant, into_match);
+        strip_tail(arm, redundant, into_match, into_with);
         if had && arm.is_empty() {
             arm.push(Stmt::Pass);
         }
@@ -382,12 +383,12 @@ pub(crate) fn strip_tail(
                         | Stmt::AsyncWith { .. }
                 )
             ) {
-                strip_tail(stmts, redundant, into_match);
+                strip_tail(stmts, redundant, into_match, into_with);
             }
         }
         Some(Stmt::If { body, orelse, .. }) => {
             strip_arm(body);
-            strip_tail(orelse, redundant, into_match);
+            strip_tail(orelse, redundant, into_match, into_with);
         }
         Some(
             Stmt::Try {
@@ -410,7 +411,7 @@ pub(crate) fn strip_tail(
             if orelse.is_empty() {
                 strip_arm(body);
             } else {
-                strip_tail(orelse, redundant, into_match);
+                strip_tail(orelse, redundant, into_match, into_with);
             }
         }
         Some(Stmt::Match { cases, .. }) if into_match => {
@@ -418,12 +419,10 @@ pub(crate) fn strip_tail(
                 strip_arm(&mut c.body);
             }
         }
-        // (a `return` out of a final `with` body runs its exit call and then the same as falling
-        // out of it: ≤3.10 copy that exit into each end of the body; not a `continue`, which
-        // jumps back from its own copy of the exit call where falling out jumps to the shared one)
-        Some(Stmt::With { body, .. } | Stmt::AsyncWith { body, .. })
-            if !redundant(&Stmt::Continue) =>
-        {
+        // (≤3.10: a `return` out of a final `with` body runs its exit call and then the same as
+        // falling out of it, and the compiler copies that exit into each end of the body; 3.11+
+        // jump from the body's ends to one exit, as a `continue` jumps back from its own copy)
+        Some(Stmt::With { body, .. } | Stmt::AsyncWith { body, .. }) if into_with => {
             strip_arm(body)
         }
         _ => {}

@@ -11,17 +11,12 @@ well as their instruction sequences (decompile_sweep.normalized). Prints JSON, o
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-if "framejit" not in sys.modules and sys.version_info < (3, 9):
-    # 3.8 cannot import framejit: only decompile_sweep's comparison helpers are used there
-    sys.modules["framejit"] = types.SimpleNamespace(DecompileError=Exception, decompile=None)
-from decompile_sweep import normalized, recompiled  # noqa: E402
+import pyc_case_runner  # noqa: E402
 
 SOURCE = '''
 class Boom(Exception):
@@ -306,95 +301,4 @@ INPUTS = [0, 1, 2, 3, 4, 7]
 LIST_INPUTS = [[4, 7], [1, 2, 4], [5, 1], [0], [1, 5, 4], [2, 3]]
 
 
-def run(fn, arg):
-    log = []
-    try:
-        result = fn(list(arg) if isinstance(arg, list) else arg, log)
-        out = ("ok", repr(result))
-    except BaseException as e:  # noqa: BLE001 - the exception is the result
-        out = ("raised", type(e).__name__, str(e), type(e.__cause__).__name__ if e.__cause__ else None)
-    return out, repr(log)
-
-
-def check(ns: dict, sources: dict) -> list:
-    """Rows for the f_* functions of `ns` given their decompiled sources (or refusals)."""
-    rows = []
-    for name, fn in ns.items():
-        if not name.startswith("f_"):
-            continue
-        row = {"name": name}
-        code = fn.__code__
-        source = sources.get(name)
-        if not isinstance(source, str):
-            row["error"] = (source or {}).get("error", "missing")
-            rows.append(row)
-            continue
-        row["source"] = source
-        again = recompiled(code, source)
-        row["same_instructions"] = again is not None and normalized(again) == normalized(code)
-        fn2 = types.FunctionType(again, ns, name)
-        inputs = LIST_INPUTS if "loop" in name else INPUTS
-        row["runs"] = len(inputs)
-        row["raised"] = 0
-        row["mismatches"] = []
-        for arg in inputs:
-            a, b = run(fn, arg), run(fn2, arg)
-            row["raised"] += a[0][0] == "raised"
-            if a != b:
-                row["mismatches"].append({"input": repr(arg), "original": a, "decompiled": b})
-        rows.append(row)
-    return rows
-
-
-def cases() -> dict:
-    ns: dict = {"__name__": "legacy_blocks_cases"}
-    exec(compile(SOURCE, "legacy_blocks_cases", "exec"), ns)
-    return ns
-
-
-def main() -> None:
-    mode = sys.argv[1] if len(sys.argv) > 1 else "live"
-    if mode == "pyc":
-        import py_compile
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "legacy_blocks_cases.py")
-            with open(src, "w") as fh:
-                fh.write(SOURCE)
-            py_compile.compile(src, cfile=sys.argv[2], doraise=True)
-        print(json.dumps({"pyc": sys.argv[2]}))
-        return
-    if mode == "decompile":
-        from framejit import DecompileError, decompile
-        from framejit.pyc import CodeModel, load_pyc
-
-        out = {}
-        for c in load_pyc(sys.argv[2]).code.co_consts:
-            if isinstance(c, CodeModel) and c.co_name.startswith("f_"):
-                try:
-                    out[c.co_name] = decompile(c)
-                except DecompileError as e:
-                    out[c.co_name] = {"error": str(e)}
-        with open(sys.argv[3], "w") as fh:
-            json.dump(out, fh)
-        print(json.dumps({"functions": len(out)}))
-        return
-    if mode == "compare":
-        with open(sys.argv[2]) as fh:
-            sources = json.load(fh)
-    else:
-        from framejit import DecompileError, decompile
-
-        sources = {}
-        for name, fn in cases().items():
-            if name.startswith("f_"):
-                try:
-                    sources[name] = decompile(fn.__code__)
-                except DecompileError as e:
-                    sources[name] = {"error": str(e)}
-    rows = check(cases(), sources)
-    print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "rows": rows}))
-
-
-main()
+pyc_case_runner.main(SOURCE, "legacy_blocks_cases", lambda name: LIST_INPUTS if "loop" in name else INPUTS, __doc__)

@@ -15,17 +15,12 @@ results, exceptions (type, message) and the side-effect log must be equal.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-if "framejit" not in sys.modules and sys.version_info < (3, 9):
-    # only decompile_sweep's comparison helpers are used under 3.8
-    sys.modules["framejit"] = types.SimpleNamespace(DecompileError=Exception, decompile=None)
-from decompile_sweep import normalized, recompiled  # noqa: E402
+import pyc_case_runner  # noqa: E402
 
 SOURCE = '''
 def risky(x, log):
@@ -151,76 +146,4 @@ def f_except_loop_may_raise(x, log):
 INPUTS = [0, 1, 2, 3, 4, 5, 7]
 
 
-def run(fn, arg):
-    log = []
-    try:
-        result = fn(arg, log)
-        out = ("ok", repr(result))
-    except BaseException as e:  # noqa: BLE001 - the exception is the result
-        out = ("raised", type(e).__name__, str(e))
-    return out, repr(log)
-
-
-def cases() -> dict:
-    ns: dict = {"__name__": "py38_more_cases"}
-    exec(compile(SOURCE, "py38_more_cases", "exec"), ns)
-    return ns
-
-
-def main() -> None:
-    mode = sys.argv[1]
-    if mode == "pyc":
-        import py_compile
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "py38_more_cases.py")
-            with open(src, "w") as fh:
-                fh.write(SOURCE)
-            py_compile.compile(src, cfile=sys.argv[2], doraise=True)
-        print(json.dumps({"pyc": sys.argv[2]}))
-    elif mode == "decompile":
-        from framejit import DecompileError, decompile
-        from framejit.pyc import CodeModel, load_pyc
-
-        out = {}
-        for c in load_pyc(sys.argv[2]).code.co_consts:
-            if isinstance(c, CodeModel) and c.co_name.startswith("f_"):
-                try:
-                    out[c.co_name] = decompile(c)
-                except DecompileError as e:
-                    out[c.co_name] = {"error": str(e)}
-        with open(sys.argv[3], "w") as fh:
-            json.dump(out, fh)
-        print(json.dumps({"functions": len(out)}))
-    elif mode == "compare":
-        with open(sys.argv[2]) as fh:
-            sources = json.load(fh)
-        ns = cases()
-        rows = []
-        for name, fn in ns.items():
-            if not name.startswith("f_"):
-                continue
-            row = {"name": name}
-            source = sources.get(name)
-            if not isinstance(source, str):
-                row["error"] = (source or {}).get("error", "missing")
-                rows.append(row)
-                continue
-            row["source"] = source
-            again = recompiled(fn.__code__, source)
-            row["same_instructions"] = again is not None and normalized(again) == normalized(fn.__code__)
-            fn2 = types.FunctionType(again, ns, name)
-            row["runs"], row["raised"], row["mismatches"] = len(INPUTS), 0, []
-            for arg in INPUTS:
-                a, b = run(fn, arg), run(fn2, arg)
-                row["raised"] += a[0][0] == "raised"
-                if a != b:
-                    row["mismatches"].append({"input": arg, "original": a, "decompiled": b})
-            rows.append(row)
-        print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "rows": rows}))
-    else:
-        sys.exit(__doc__)
-
-
-main()
+pyc_case_runner.main(SOURCE, "py38_more_cases", lambda name: INPUTS, __doc__)

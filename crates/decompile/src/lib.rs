@@ -47,7 +47,7 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     if code.flags & input::flags::OPTIMIZED == 0 {
         module_returns::module_tail_returns(&mut body);
     }
-    fold_asserts(&mut body);
+    fold_asserts(&mut body, code);
     if code.flags & input::flags::OPTIMIZED == 0 {
         exprs::drop_conditional_set(&code.cellvars, &mut body);
         if code.name == "<module>" {
@@ -208,8 +208,14 @@ fn module_docstring(body: &mut [ast::Stmt]) {
 }
 
 /// `assert T, msg` back from its test and raise, at every depth (`assert_fold.rs`).
-fn fold_asserts(body: &mut Vec<ast::Stmt>) {
-    assert_fold::fold(body);
+fn fold_asserts(body: &mut Vec<ast::Stmt>, code: &CodeInput) {
+    let local = |n: &str| {
+        [&code.varnames, &code.cellvars, &code.freevars]
+            .iter()
+            .any(|v| v.iter().any(|x| x == n))
+    };
+    let global_name = code.version < framejit_bytecode::PyVersion::V3_9 && !local("AssertionError");
+    assert_fold::fold(body, global_name);
 }
 
 /// SETUP_ANNOTATIONS: the body has annotations that store into `__annotations__` (≤3.13, and 3.14
@@ -569,7 +575,7 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
             structure::strip_tail(&mut body, &is_class_epilogue, false, false);
         }
     }
-    fold_asserts(&mut body);
+    fold_asserts(&mut body, code);
     if sets_up_annotations(code) {
         fold_annotations(
             &mut body,
@@ -592,13 +598,21 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
         structure::strip_tail(&mut body, &is_class_epilogue, false, false);
     }
     let mut out: Vec<Stmt> = declarations(code);
+    // (the prologue's stores lead the body, once each: a later store of the same name is the
+    // class's own, `__qualname__ = 'Name'` to pickle a local class by name)
+    let mut prologue = vec!["__module__", "__qualname__", "__firstlineno__"];
+    let mut leading = true;
     for s in body {
+        if leading {
+            if let Some(at) = prologue.iter().position(|n| target_is(&s, &[n])) {
+                prologue.remove(at);
+                continue;
+            }
+            leading = false;
+        }
         if target_is(
             &s,
             &[
-                "__module__",
-                "__qualname__",
-                "__firstlineno__",
                 "__static_attributes__",
                 "__classcell__",
                 "__classdictcell__",

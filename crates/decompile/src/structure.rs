@@ -1760,8 +1760,13 @@ impl<'a> Structurer<'a> {
             return Ok(None);
         }
         // (3.12+: `if not (a and b): continue` before the rest of the body, one shared block)
+        let keeps_operator = || {
+            self.continue_keeps_operator(fall, taken, &fall_test(test.clone(), jump_if), lp)
+                .then_some(false)
+        };
         if let Some(cont_taken) = self
             .continue_then_rest(fall, taken, lp)
+            .or_else(keeps_operator)
             .filter(|_| kept.is_empty())
         {
             let t = fall_test(test, jump_if);

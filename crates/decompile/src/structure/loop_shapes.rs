@@ -59,6 +59,32 @@ impl Structurer<'_> {
         }
     }
 
+    /// 3.12 / 3.13 `if a not in b: continue` leading the rest of a loop body, the `continue` a
+    /// lone copy of the jump back laid out right after the test (`fall`) and the rest right after
+    /// it (`taken`). `if a in b: <rest>` compiles to the same layout, but through the `in` the
+    /// other reading needs: the AST optimiser folds a `not` on an `in` / `is` comparison into its
+    /// operator, so only `continue` keeps the operator the bytecode tests. `fall_test`: the test
+    /// under which control falls into the `continue`.
+    pub(super) fn continue_keeps_operator(
+        &self,
+        fall: usize,
+        taken: usize,
+        fall_test: &crate::ast::Expr,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        use crate::ast::{CmpOp, Expr};
+        let Some(ctx) = lp else { return false };
+        let in_or_is = matches!(fall_test, Expr::Compare { ops, .. }
+            if matches!(ops.as_slice(), [CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot]));
+        self.code.version >= PyVersion::V3_12
+            && super::cond_sense::folds_not()
+            && in_or_is
+            && !(super::cond_sense::none_jumps() && super::cond_sense::none_test(fall_test))
+            && fall + 1 == taken
+            && self.is_latch(fall, ctx)
+            && self.cfg.blocks[fall].preds.len() == 1
+    }
+
     /// 3.12+ `if a and b: B` ending a loop body: the condition's false target `taken` is one of the
     /// copies of the jump back (reached only by its test's fall-through), and another copy is laid
     /// out right before B (`fall`). The `if` ends at the copy: B is its body.
@@ -149,7 +175,12 @@ impl Structurer<'_> {
         };
         let line_of_test = |b: usize| {
             let preds = &self.cfg.blocks[b].preds;
-            let first = self.instrs(b).iter().find_map(|i| i.loc.line);
+            // (3.14's NOT_TAKEN on the fall-through edge has the test's line, not the exit's)
+            let first = self
+                .instrs(b)
+                .iter()
+                .filter(|i| i.op.name != "NOT_TAKEN")
+                .find_map(|i| i.loc.line);
             let test = preds
                 .first()
                 .and_then(|&p| self.instrs(p).iter().rev().find_map(|i| i.loc.line));

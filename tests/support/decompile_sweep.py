@@ -293,32 +293,41 @@ def context_mode(files: list, stats: collections.Counter, reasons: collections.C
                 reasons["syntax: " + reason(str(e))] += len(group)
                 LISTING.add("syntax", c, len(group), str(e))
                 continue
-            if c.co_name == "<module>":
-                again = again_module
-            else:
-                again = find_named([k for k in tree(again_module) if not k.co_name.startswith("__framejit_ctx")],
-                                   c.co_name)
-            if again is None:
-                stats["not_found"] += len(group)
-                LISTING.add("missing", c, len(group), "the recompiled module has no code object of this name")
-                continue
-            again_group = [again] + inline_children(again)
-            for k, a in enumerate(group):
-                b = again_group[k] if k < len(again_group) else None
-                x = normalized(a)
-                y = normalized(b) if b is not None and b.co_name == a.co_name else None
-                if x == y:
-                    stats["identical"] += 1
-                    continue
-                stats["different"] += 1
-                status, why = sweep_differences.reason(x, y)
-                LISTING.add(status, a, 1, why)
-                if diffs is not None:
-                    if y is None:
-                        diffs["<inline code missing>"] += 1
-                        continue
-                    j = next((j for j, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
-                    diffs[f"{x[j][0] if j < len(x) else '<end>'} -> {y[j][0] if j < len(y) else '<end>'}"] += 1
+            judge(c, group, again_module, stats, LISTING, diffs)
+
+
+def first_difference(x: list, y: list) -> str:
+    """The first instruction where two normalized sequences part, as `original -> recompiled`."""
+    j = next((j for j, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+    return f"{x[j][0] if j < len(x) else '<end>'} -> {y[j][0] if j < len(y) else '<end>'}"
+
+
+def judge(c: types.CodeType, group: list, again_module: types.CodeType, stats: collections.Counter,
+          listing: Listing, diffs) -> None:
+    """Count `c` and its inline children (`group`) as identical or not against their counterparts in
+    `again_module`, the decompiled source compiled again (found by name, inline children by position),
+    listing each that is not with the reason."""
+    if c.co_name == "<module>":
+        again = again_module
+    else:
+        again = find_named([k for k in tree(again_module) if not k.co_name.startswith("__framejit_ctx")], c.co_name)
+    if again is None:
+        stats["not_found"] += len(group)
+        listing.add("missing", c, len(group), "the recompiled module has no code object of this name")
+        return
+    again_group = [again] + inline_children(again)
+    for k, a in enumerate(group):
+        b = again_group[k] if k < len(again_group) else None
+        x = normalized(a)
+        y = normalized(b) if b is not None and b.co_name == a.co_name else None
+        if x == y:
+            stats["identical"] += 1
+            continue
+        stats["different"] += 1
+        status, why = sweep_differences.reason(x, y)
+        listing.add(status, a, 1, why)
+        if diffs is not None:
+            diffs["<inline code missing>" if y is None else first_difference(x, y)] += 1
 
 
 def reason(msg: str) -> str:

@@ -101,17 +101,10 @@ def compare_half(work: str, diffs_wanted: bool, list_path: str | None) -> None:
     # are used, so a stand-in module is enough
     sys.modules.setdefault("framejit", types.SimpleNamespace(DecompileError=Exception, decompile=None))
     sys.path.insert(0, HERE)
-    from decompile_sweep import module_imports, normalized, recompiled
+    from decompile_sweep import first_difference, module_imports, normalized, recompiled, tree
     from sweep_differences import Listing
 
     listing = Listing(list_path)
-
-    def tree(code) -> list:
-        out = [code]
-        for k in code.co_consts:
-            if isinstance(k, types.CodeType):
-                out.extend(tree(k))
-        return out
 
     warnings.simplefilter("ignore")
     with open(os.path.join(work, "manifest.json")) as fh:
@@ -167,18 +160,12 @@ def compare_half(work: str, diffs_wanted: bool, list_path: str | None) -> None:
                       "diffs": diffs.most_common(25)}))
 
 
-def first_difference(a: list, b: list) -> str:
-    k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return (a[k][0] if k < len(a) else "END") + " -> " + (b[k][0] if k < len(b) else "END")
-
-
 def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diffs, listing) -> None:
     """decompile_sweep.context_mode for one manifest entry: the code object and its inline children
     (comprehensions, lambdas) count together; the source is compiled in a skeleton of the original's
     scopes, and each code object is identical only when its recompiled counterpart (found by name,
     inline children by position) has the same normalized instructions."""
-    from decompile_sweep import find_named, in_context, inline_children, normalized
-    from sweep_differences import reason as why_different
+    from decompile_sweep import in_context, inline_children, judge
 
     original = codes[e["index"]]
     group = [original] + inline_children(original)
@@ -200,39 +187,10 @@ def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diff
         reasons["syntax: " + reason(str(err))] += len(group)
         listing.add("syntax", original, len(group), str(err))
         return
-    if module:
-        again = again_module
-    else:
-        again = find_named([k for k in tree_of(again_module) if not k.co_name.startswith("__framejit_ctx")],
-                           original.co_name)
-    if again is None:
-        stats["not_found"] += len(group)
-        listing.add("missing", original, len(group), "the recompiled module has no code object of this name")
-        return
-    again_group = [again] + inline_children(again)
-    for k, a in enumerate(group):
-        b = again_group[k] if k < len(again_group) else None
-        x = normalized(a)
-        y = normalized(b) if b is not None and b.co_name == a.co_name else None
-        if x == y:
-            stats["identical"] += 1
-            continue
-        stats["different"] += 1
-        status, why = why_different(x, y)
-        listing.add(status, a, 1, why)
-        if diffs is not None:
-            diffs["<inline code missing>" if y is None else first_difference(x, y)] += 1
+    judge(original, group, again_module, stats, listing, diffs)
 
 
 FUTURE_FLAGS = __import__("__future__").annotations.compiler_flag
-
-
-def tree_of(code) -> list:
-    out = [code]
-    for k in code.co_consts:
-        if isinstance(k, types.CodeType):
-            out.extend(tree_of(k))
-    return out
 
 
 def main() -> None:

@@ -13,7 +13,8 @@
 //! needs `not` on it, which the AST optimiser folds into the operator (`not a is not None` is
 //! `a is None`, jumping the other way). So on 3.8 an `if` whose test is a `not` (the structurer's
 //! negation of the jump's test) and whose arm raises the plain `AssertionError` is folded too; an
-//! `if` without the `not` (`if a is None: raise AssertionError`, as written) stays.
+//! `if` without the `not` (`if a is None: raise AssertionError`, as written) stays, and so does one
+//! with an `else:` (3.8 jumps past it after the raise; an assert has no such jump).
 
 use crate::ast::{Constant, Expr, Stmt};
 use crate::exprs::ASSERTION_ERROR;
@@ -60,7 +61,12 @@ fn global_raise(s: &Stmt) -> Option<Option<Expr>> {
                     keywords,
                 }),
             cause: None,
-        } if named(func) && args.len() == 1 && keywords.is_empty() => Some(Some(args[0].clone())),
+        } if named(func)
+            && matches!(args.as_slice(), [a] if !matches!(a, Expr::Starred { .. }))
+            && keywords.is_empty() =>
+        {
+            Some(Some(args[0].clone()))
+        }
         _ => None,
     }
 }
@@ -82,8 +88,8 @@ pub(crate) fn fold(body: &mut Vec<Stmt>, global_name: bool) {
                         ..
                     },
                 body: arm,
-                ..
-            } if global_name && arm.len() == 1 => global_raise(&arm[0]),
+                orelse,
+            } if global_name && arm.len() == 1 && orelse.is_empty() => global_raise(&arm[0]),
             _ => None,
         });
         if let Some(msg) = msg {

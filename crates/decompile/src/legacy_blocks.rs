@@ -1209,8 +1209,23 @@ impl Structurer<'_> {
         }
         let mut tail = Vec::new();
         let end = if rest.is_empty() {
-            self.succ(sup, EdgeKind::Jump)
-                .or_else(|| self.succ(sup, EdgeKind::Fall))
+            let end = self
+                .succ(sup, EdgeKind::Jump)
+                .or_else(|| self.succ(sup, EdgeKind::Fall));
+            // (≤3.9: the normal way out must go on there too: where it does not, the body never
+            // completes and the code at its end is the body's own last `return`, which read as
+            // the code after the statement would run on the suppressed path; 3.10 copies that
+            // `return` into the handler, read below)
+            if self.code.version < framejit_bytecode::PyVersion::V3_10
+                && after.is_some()
+                && end.is_some()
+                && !self.legacy_same_after_exit(after, &[], end)
+            {
+                return Err(
+                    self.err("a with statement whose code after it differs on the suppressed path")
+                );
+            }
+            end
         } else {
             // 3.10 copies a small `return` after the statement into the handler
             let mut sim = Sim::new(self.code, Vec::new());

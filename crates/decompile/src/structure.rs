@@ -1339,8 +1339,8 @@ impl<'a> Structurer<'a> {
                     && matches!(left.get(base.len()), Some(Val::WithExit))
                     && self.instrs(done).first().map(|i| i.op.name) != Some("END_SEND");
                 if with_starts {
-                    let (stmt, after, more) = self.with_stmt(done, base, left, lp)?;
-                    out.push(stmt);
+                    let (stmts, after, more) = self.with_stmt(done, base, left, lp)?;
+                    out.extend(stmts);
                     match after {
                         Some(n) => {
                             b = n;
@@ -1475,8 +1475,8 @@ impl<'a> Structurer<'a> {
                     if (1..=2).contains(&exits) && left.len() == base.len() + exits + 1 {
                         let start =
                             next.ok_or_else(|| self.err("a with statement without a body"))?;
-                        let (stmt, after, more) = self.with_stmt(start, base, left, lp)?;
-                        out.push(stmt);
+                        let (stmts, after, more) = self.with_stmt(start, base, left, lp)?;
+                        out.extend(stmts);
                         match after {
                             Some(n) => {
                                 b = n;
@@ -2514,7 +2514,7 @@ impl<'a> Structurer<'a> {
         base: &[Val],
         left: Vec<Val>,
         lp: Option<&LoopCtx>,
-    ) -> Result<(Stmt, Option<usize>, Vec<Val>), DecompileError> {
+    ) -> Result<legacy_blocks::Built, DecompileError> {
         use crate::ast::WithItem;
         use crate::exprs::{WITH_ENTER, WITH_EXIT};
         let h = self.cfg.blocks[start]
@@ -2584,11 +2584,36 @@ impl<'a> Structurer<'a> {
         let suppressed = self.with_suppressed(h, exits);
         // (3.11+: no block of its own where the body never completes: the code after the
         // statement follows in the handler's block, or a jump there)
-        let mut jumps_on = None;
-        if suppressed.is_none() && after.is_none() {
-            jumps_on = self.with_suppressed_only_returns(h, exits).ok_or_else(|| {
-                self.err("a with statement whose suppressed path runs on in its handler")
+        // (3.11+: where the code at the normal way out is not what the suppressed path goes on
+        // to, the body never completes: that code is its own last `return`, after the exit call
+        // the compiler copied, and the statement goes on where the suppressed path does)
+        let mut after = after;
+        if let Some(a) =
+            after.filter(|&a| !is_async && !self.with_after_agrees(h, exits, suppressed, a))
+        {
+            let (last, blocks) = self.with_body_last_exit(a, exits).ok_or_else(|| {
+                self.err("a with statement whose code after it differs on the suppressed path")
             })?;
+            body.extend(last);
+            for x in blocks {
+                self.emitted[x] = true;
+            }
+            after = None;
+        }
+        let mut jumps_on = None;
+        let mut tail = Vec::new();
+        if suppressed.is_none() && after.is_none() {
+            jumps_on = match self.with_suppressed_only_returns(h, exits) {
+                Some(j) => j,
+                // (the code after the statement, copied after the pops: it follows the statement)
+                None => {
+                    let (copy, to) = self.with_suppressed_tail(h, exits).ok_or_else(|| {
+                        self.err("a with statement whose suppressed path runs on in its handler")
+                    })?;
+                    tail = copy;
+                    to
+                }
+            };
         }
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {
@@ -2618,9 +2643,13 @@ impl<'a> Structurer<'a> {
             // drop the call (the `with` statement is it)
             Some(a) => {
                 self.expect_exit_call = true;
-                Ok((stmt, Some(a), vec![Val::WithExit; exits]))
+                Ok((vec![stmt], Some(a), vec![Val::WithExit; exits]))
             }
-            None => Ok((stmt, end_by_handler.or(jumps_on), Vec::new())),
+            None => Ok((
+                [stmt].into_iter().chain(tail).collect(),
+                end_by_handler.or(jumps_on),
+                Vec::new(),
+            )),
         }
     }
 

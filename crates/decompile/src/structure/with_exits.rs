@@ -231,6 +231,63 @@ impl Structurer<'_> {
         h: usize,
         exits: usize,
     ) -> Option<Option<usize>> {
+        match self.with_suppressed_rest(h, exits, false)? {
+            // (a jump: the suppressed path goes on to another block, as where the block is its own)
+            (rest, Some(to)) if rest.is_empty() => Some(Some(to)),
+            (rest, None) => {
+                // (enclosing with statements' exit calls may come first: their bodies end there too)
+                let exit_call = Stmt::Expr {
+                    value: Expr::name(WITH_EXIT),
+                };
+                let calls = rest.iter().take_while(|s| **s == exit_call).count();
+                let ends = matches!(
+                    &rest[calls..],
+                    [Stmt::Return {
+                        value: None
+                            | Some(Expr::Constant {
+                                value: crate::ast::Constant::None,
+                                ..
+                            })
+                    }]
+                );
+                ends.then_some(None)
+            }
+            _ => None,
+        }
+    }
+
+    /// 3.11+: the code after a with statement whose body never completes, copied by the compiler
+    /// after the pops of the suppressed path of handler `h` (the only way there): its statements
+    /// and where it goes on. `None` where it touches values under the statement's (a loop's
+    /// iterator: such code does not read on its own).
+    pub(super) fn with_suppressed_tail(
+        &self,
+        h: usize,
+        exits: usize,
+    ) -> Option<(Vec<Stmt>, Option<usize>)> {
+        let (copy, to) = self.with_suppressed_rest(h, exits, false)?;
+        let placeholder = Expr::name(WITH_EXIT);
+        let mentions = |s: &Stmt| format!("{s:?}").contains(WITH_EXIT);
+        // (enclosing with statements' exit calls may come first: their bodies end there too)
+        let calls = copy
+            .iter()
+            .take_while(|s| matches!(s, Stmt::Expr { value } if *value == placeholder))
+            .count();
+        (!copy[calls..].iter().any(mentions)).then_some((copy, to))
+    }
+
+    /// 3.11+: what the suppressed path of handler `h` runs after its pops where it has no block of
+    /// its own (the code after the statement, copied into the handler's block): its statements,
+    /// and the block it goes on to (`None`: it leaves, by `return` / `raise`). `None` where there
+    /// is no such path, or its code does not read. `at_block_end`: where the pops end a block (an
+    /// exception range's end split them off), the path goes on to the next block, with no
+    /// statements of its own.
+    fn with_suppressed_rest(
+        &self,
+        h: usize,
+        exits: usize,
+        at_block_end: bool,
+    ) -> Option<(Vec<Stmt>, Option<usize>)> {
         let mut prefix = vec!["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"];
         if exits == 2 {
             prefix.push("POP_TOP");
@@ -239,6 +296,7 @@ impl Structurer<'_> {
         let run = |x: usize| {
             let mut ins: Vec<&framejit_bytecode::Instr> = self.instrs(x).iter().copied().collect();
             let mut y = x;
+            let mut ends = vec![(ins.len(), y)];
             for _ in 0..3 {
                 let jumps = self.cfg.blocks[y]
                     .succs
@@ -248,43 +306,120 @@ impl Structurer<'_> {
                     Some(z) if ins.len() <= prefix.len() && !jumps => {
                         ins.extend(self.instrs(z).iter().copied());
                         y = z;
+                        ends.push((ins.len(), y));
                     }
                     _ => break,
                 }
             }
-            (ins, y)
+            (ins, y, ends)
         };
-        let (ins, last) = (h..self.cfg.blocks.len()).map(run).find(|(ins, _)| {
+        let (ins, last, ends) = (h..self.cfg.blocks.len()).map(run).find(|(ins, _, _)| {
             ins.len() > prefix.len() && ins.iter().zip(&prefix).all(|(i, p)| i.op.name == *p)
         })?;
-        // (a jump: the suppressed path goes on to another block, as where the block is its own)
+        if at_block_end {
+            if let Some(&(_, y)) = ends.iter().find(|(n, _)| *n == prefix.len()) {
+                return Some((Vec::new(), Some(self.succ(y, EdgeKind::Fall)?)));
+            }
+        }
         if let [j] = &ins[prefix.len()..] {
             if j.op.is_jump() && !j.op.name.contains("IF") {
-                return self.succ(last, EdgeKind::Jump).map(Some);
+                return Some((Vec::new(), Some(self.succ(last, EdgeKind::Jump)?)));
             }
         }
-        // (enclosing with statements' exit calls may come first: their bodies end there too)
         let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; 4]);
+        let mut exit = None;
         for ins in &ins[prefix.len()..] {
-            if sim.step(ins).is_err() {
-                return None;
-            }
+            exit = sim.step(ins).ok()?;
         }
+        // (the values under the statement's, placeholders here, untouched)
+        let under = sim.stack.len() >= 4 && sim.stack[..4].iter().all(|v| *v == Val::WithExit);
+        match exit {
+            Some(Exit::Exit) if under => Some((sim.out, None)),
+            None if sim.stack.len() == 4 && under => {
+                Some((sim.out, self.succ(last, EdgeKind::Fall)))
+            }
+            _ => None,
+        }
+    }
+
+    /// 3.11+: does the code after a with statement read the same on its two ways in? The
+    /// statement goes on at `after`, where its body leaves normally (the exit call first); an
+    /// exception `__exit__` suppressed goes on through the handler `h`: to the block `suppressed`
+    /// jumps to, where the pops have a block of their own, else through what the compiler copied
+    /// after them. Where they differ, the code at `after` is not the statement's (the body never
+    /// completes: it is the body's own last way out, a `return` whose exit call the compiler
+    /// copied) and reading it as the code after the statement would run it on the suppressed path.
+    pub(super) fn with_after_agrees(
+        &self,
+        h: usize,
+        exits: usize,
+        suppressed: Option<usize>,
+        after: usize,
+    ) -> bool {
+        // (values under the statement's: a placeholder each, alike on both ways)
+        let under = || vec![Val::WithExit; 4];
+        let (mut copy, to) = match suppressed {
+            Some(s) => (
+                Vec::new(),
+                self.succ(s, EdgeKind::Jump)
+                    .or_else(|| self.succ(s, EdgeKind::Fall)),
+            ),
+            None => match self.with_suppressed_rest(h, exits, true) {
+                Some(rest) => rest,
+                None => return false,
+            },
+        };
+        // the suppressed way on, through blocks only it reaches (copies of the code after)
+        let end = match to {
+            Some(t) if self.live_preds(t) == 1 => match self.run_on(t, under()) {
+                Some((more, end)) => {
+                    copy.extend(more);
+                    end
+                }
+                None => return false,
+            },
+            other => other,
+        };
+        let mut stack = under();
+        stack.extend(std::iter::repeat_n(Val::WithExit, exits.max(1)));
         let exit_call = Stmt::Expr {
             value: Expr::name(WITH_EXIT),
         };
-        let calls = sim.out.iter().take_while(|s| **s == exit_call).count();
-        let ends = matches!(
-            &sim.out[calls..],
-            [Stmt::Return {
-                value: None
-                    | Some(Expr::Constant {
-                        value: crate::ast::Constant::None,
-                        ..
-                    })
-            }]
-        );
-        ends.then_some(None)
+        match self.run_on(after, stack) {
+            Some((out, normal_end)) => {
+                out.first() == Some(&exit_call) && out[1..] == copy[..] && normal_end == end
+            }
+            None => false,
+        }
+    }
+
+    /// The statements from block `x` on (entered with `stack`), through the blocks only the way
+    /// from `x` reaches, and where that way ends: the block where it meets another, or `None`
+    /// where it leaves (`return` / `raise`). `None` where the code does not read that way.
+    fn run_on(&self, x: usize, stack: Vec<Val>) -> Option<(Vec<Stmt>, Option<usize>)> {
+        let mut sim = crate::exprs::Sim::new(self.code, stack);
+        let mut x = x;
+        for _ in 0..6 {
+            let mut flow = false;
+            for ins in self.instrs(x) {
+                match sim.step(ins).ok()? {
+                    None => {}
+                    Some(Exit::Exit) => return Some((sim.out, None)),
+                    Some(Exit::Flow) => flow = true,
+                    Some(_) => return None,
+                }
+            }
+            let on = if flow {
+                self.succ(x, EdgeKind::Jump)
+            } else {
+                self.succ(x, EdgeKind::Fall)
+            }?;
+            if self.live_preds(on) != 1 {
+                return Some((sim.out, Some(on)));
+            }
+            x = on;
+        }
+        None
     }
 
     /// Where the suppressed path of handler `h` goes on: the code after the with statement (past
@@ -407,6 +542,56 @@ impl Structurer<'_> {
             }
         }
         false
+    }
+
+    /// 3.11+: the body's own last way out at `after`, where the code there does not go on after
+    /// the statement ([`Self::with_after_agrees`]): the exit call, then a `return` (of a constant:
+    /// a value computed first would be under the exit call) or `raise`, in blocks only this way
+    /// reaches (the exit calls of enclosing with statements it leaves too come first: each of
+    /// those drops its own). Those statements, past this statement's exit call, and the blocks.
+    pub(super) fn with_body_last_exit(
+        &self,
+        after: usize,
+        exits: usize,
+    ) -> Option<(Vec<Stmt>, Vec<usize>)> {
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        // (with the exits of enclosing with statements under its own)
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
+        let mut x = after;
+        let mut blocks = Vec::new();
+        for _ in 0..4 {
+            if !blocks.is_empty() && self.live_preds(x) != 1 {
+                return None;
+            }
+            blocks.push(x);
+            let mut flow = false;
+            for ins in self.instrs(x) {
+                match sim.step(ins) {
+                    Ok(None) => {}
+                    Ok(Some(Exit::Exit)) => {
+                        return match sim.out.split_last() {
+                            Some((Stmt::Return { .. } | Stmt::Raise { .. }, calls))
+                                if !calls.is_empty() && calls.iter().all(|c| *c == exit_call) =>
+                            {
+                                Some((sim.out[1..].to_vec(), blocks))
+                            }
+                            _ => None,
+                        };
+                    }
+                    Ok(Some(Exit::Flow)) => flow = true,
+                    _ => return None,
+                }
+            }
+            let on = if flow {
+                self.succ(x, EdgeKind::Jump)
+            } else {
+                self.succ(x, EdgeKind::Fall)
+            };
+            x = on?;
+        }
+        None
     }
 
     /// `break` out of with bodies where the compiler copied the loop's exit (a small block that

@@ -1,0 +1,101 @@
+"""Behaviour suite: with bodies that never complete normally (every way out is a return, a raise or
+a break), run with context managers that suppress the body's exception. The code after such a with
+statement runs only on the suppressed path; the body's own last `return` (its exit call copied in
+front of it) must stay in the body, or the suppressed path would run it too."""
+
+
+class Sup:
+    """A context manager that records enter/exit and suppresses exceptions when told to."""
+
+    def __init__(self, log, suppress):
+        self.log = log
+        self.suppress = suppress
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, typ, val, tb):
+        self.log.append("exit %s" % (typ.__name__ if typ else None))
+        return self.suppress
+
+
+def check(x):
+    if x == "boom":
+        raise KeyError(x)
+    return bool(x)
+
+
+def never_completes_consts(x, suppress):
+    log = []
+    with Sup(log, suppress):
+        if check(x):
+            return True, log
+        return False, log
+
+
+def never_completes_then_code(x, suppress):
+    log = []
+    with Sup(log, suppress):
+        if check(x):
+            return 1
+        return 2
+    log.append("suppressed")
+    return log
+
+
+def never_completes_raise(x, suppress):
+    log = []
+    with Sup(log, suppress):
+        check(x)
+        raise ValueError("always")
+    return "after", log
+
+
+def never_completes_name(x, suppress):
+    log = []
+    result = "unset"
+    with Sup(log, suppress):
+        result = check(x)
+        return result
+    return "after " + str(result), log
+
+
+def never_completes_in_loop(xs, suppress):
+    log = []
+    for x in xs:
+        with Sup(log, suppress):
+            if check(x):
+                return "found", x, log
+            return "first", x, log
+    return "none", log
+
+
+def completes_then_const(x, suppress):
+    log = []
+    with Sup(log, suppress):
+        check(x)
+    return False, log
+
+
+def never_completes_nested(x, suppress):
+    log = []
+    with Sup(log, suppress):
+        with Sup(log, not suppress):
+            if check(x):
+                return "inner"
+            return "inner false"
+        return "outer"
+
+
+S = [("a", True), ("", True), ("boom", True), ("a", False), ("boom", False), ("", False)]
+
+CASES = {
+    "never_completes_consts": S,
+    "never_completes_then_code": S,
+    "never_completes_raise": S,
+    "never_completes_name": S,
+    "never_completes_in_loop": [(["", "a"], True), (["boom", "a"], True), (["boom"], False), ([], True)],
+    "completes_then_const": S,
+    "never_completes_nested": S,
+}

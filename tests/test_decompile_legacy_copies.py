@@ -16,9 +16,12 @@ ALL = {
     "with_never_completes_suppress", "with_then_raise", "with_in_clause", "run_raise",
     "for_break_copied_exit", "for_break_in_try_body", "for_try_break",
 }
-# 3.11 refuses a with body that never completes followed by code (the code after it follows the
-# handler's POP_EXCEPT in its block; it used to be dropped); 3.12+ jump there, now followed
-REFUSED_311 = {"with_never_completes", "with_never_completes_suppress"}
+# 3.11+ decompile every case but these (refused, not miscompiled: the behaviour suite runs them on
+# inputs); a with body that never completes followed by code comes back faithfully on 3.11 too (its
+# code after the statement follows the handler's POP_EXCEPT in its block), but the `return d[key]`
+# case recompiles with other instructions on 3.11, 3.13 and 3.14 (the same behaviour)
+REFUSED = {11: {"for_break_in_try_body"}}
+NOT_IDENTICAL = {"with_never_completes_suppress"}
 
 
 @pytest.mark.parametrize("minor", [9, 10, 11, 12, 13, 14])
@@ -29,7 +32,6 @@ def test_legacy_copies(minor: int) -> None:
         r = cases[name]
         if minor <= 10:
             assert r["decompiled"] and r["identical"], (name, r.get("error"), r.get("source"))
-        elif name in REFUSED_311 and minor == 11:
-            assert not r["decompiled"], (name, r.get("source"))
-        elif name in REFUSED_311:
+        elif name not in REFUSED.get(minor, set()):
             assert r["decompiled"], (name, r.get("error"))
+            assert r["identical"] or name in NOT_IDENTICAL, (name, r.get("source"))

@@ -20,6 +20,16 @@ class Sup:
         return self.suppress
 
 
+class ASup(Sup):
+    """The same, as an asynchronous context manager."""
+
+    async def __aenter__(self):
+        return self.__enter__()
+
+    async def __aexit__(self, typ, val, tb):
+        return self.__exit__(typ, val, tb)
+
+
 def check(x):
     if x == "boom":
         raise KeyError(x)
@@ -32,6 +42,13 @@ def never_completes_consts(x, suppress):
         if check(x):
             return True, log
         return False, log
+
+
+def never_completes_const_returns(x, suppress):
+    with Sup([], suppress):
+        if check(x):
+            return True
+        return False
 
 
 def never_completes_then_code(x, suppress):
@@ -88,6 +105,38 @@ def never_completes_nested(x, suppress):
         return "outer"
 
 
+async def async_never_completes(x, suppress):
+    log = []
+    async with ASup(log, suppress):
+        if check(x):
+            return True, log
+        return False, log
+
+
+async def async_never_completes_const_returns(x, suppress):
+    async with ASup([], suppress):
+        if check(x):
+            return True
+        return False
+
+
+async def async_never_completes_then_code(x, suppress):
+    log = []
+    async with ASup(log, suppress):
+        if check(x):
+            return 1
+        return 2
+    log.append("suppressed")
+    return log
+
+
+async def async_completes(x, suppress):
+    log = []
+    async with ASup(log, suppress):
+        check(x)
+    return False, log
+
+
 S = [("a", True), ("", True), ("boom", True), ("a", False), ("boom", False), ("", False)]
 
 CASES = {
@@ -98,4 +147,9 @@ CASES = {
     "never_completes_in_loop": [(["", "a"], True), (["boom", "a"], True), (["boom"], False), ([], True)],
     "completes_then_const": S,
     "never_completes_nested": S,
+    "async_never_completes": S,
+    "async_never_completes_then_code": S,
+    "async_completes": S,
+    "never_completes_const_returns": S,
+    "async_never_completes_const_returns": S,
 }

@@ -1236,9 +1236,13 @@ impl Structurer<'_> {
             }
             let mut goes_on = None;
             match sim.out.as_slice() {
+                // (where the body's normal way out returns the same: else the body never
+                // completes, and the return at its end is its own)
                 [r @ Stmt::Return {
                     value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
-                }] if rest.len() == 2 => tail.push(r.clone()),
+                }] if rest.len() == 2 && self.legacy_return_after_exit(after, r)? => {
+                    tail.push(r.clone())
+                }
                 // (a larger copy, such as `return a, b`, where the body's own way out returns
                 // the same, or where it has none)
                 [r @ Stmt::Return { .. }] if self.legacy_return_after_exit(after, r)? => {

@@ -2588,12 +2588,21 @@ impl<'a> Structurer<'a> {
         // to, the body never completes: that code is its own last `return`, after the exit call
         // the compiler copied, and the statement goes on where the suppressed path does)
         let mut after = after;
-        if let Some(a) =
-            after.filter(|&a| !is_async && !self.with_after_agrees(h, exits, suppressed, a))
-        {
-            let (last, blocks) = self.with_body_last_exit(a, exits).ok_or_else(|| {
-                self.err("a with statement whose code after it differs on the suppressed path")
-            })?;
+        let differs =
+            || self.err("a with statement whose code after it differs on the suppressed path");
+        let last_exit = match after {
+            Some(a) if is_async => {
+                let (last, blocks) = self
+                    .async_with_last_exit(h, exits, suppressed, a)
+                    .ok_or_else(differs)?;
+                (!last.is_empty()).then_some((last, blocks))
+            }
+            Some(a) if !self.with_after_agrees(h, exits, suppressed, a) => {
+                Some(self.with_body_last_exit(a, exits).ok_or_else(differs)?)
+            }
+            _ => None,
+        };
+        if let Some((last, blocks)) = last_exit {
             body.extend(last);
             for x in blocks {
                 self.emitted[x] = true;

@@ -256,6 +256,160 @@ impl Structurer<'_> {
         }
     }
 
+    /// 3.11+: the instructions of the suppressed path of handler `h` where its pops share a block
+    /// with what follows them: from the pops on, through blocks they fall into while no more than
+    /// the pops were collected (an exception range's end may split them into blocks of their
+    /// own); the last block, each block's end (instructions so far, block), and the pops' count.
+    #[allow(clippy::type_complexity)]
+    fn with_suppressed_run(
+        &self,
+        h: usize,
+        exits: usize,
+    ) -> Option<(
+        Vec<&framejit_bytecode::Instr>,
+        usize,
+        Vec<(usize, usize)>,
+        usize,
+    )> {
+        let mut prefix = vec!["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"];
+        if exits == 2 {
+            prefix.push("POP_TOP");
+        }
+        let run = |x: usize| {
+            let mut ins: Vec<&framejit_bytecode::Instr> = self.instrs(x).iter().copied().collect();
+            let mut y = x;
+            let mut ends = vec![(ins.len(), y)];
+            for _ in 0..3 {
+                let jumps = self.cfg.blocks[y]
+                    .succs
+                    .iter()
+                    .any(|e| e.kind == EdgeKind::Jump);
+                match self.succ(y, EdgeKind::Fall) {
+                    Some(z) if ins.len() <= prefix.len() && !jumps => {
+                        ins.extend(self.instrs(z).iter().copied());
+                        y = z;
+                        ends.push((ins.len(), y));
+                    }
+                    _ => break,
+                }
+            }
+            (ins, y, ends)
+        };
+        let (ins, last, ends) = (h..self.cfg.blocks.len()).map(run).find(|(ins, _, _)| {
+            ins.len() > prefix.len() && ins.iter().zip(&prefix).all(|(i, p)| i.op.name == *p)
+        })?;
+        Some((ins, last, ends, prefix.len()))
+    }
+
+    /// 3.11+ `async with`: [`Self::with_after_agrees`] by instructions (the awaited exit call is
+    /// a loop the statements of a plain run do not read). The normal way out from `after` runs
+    /// the awaited exit call, then the code after the statement; the suppressed way runs the
+    /// pops, then its copy of that code or a jump to it. Where they differ, the statements of
+    /// the normal way's code (a `return` / `raise` the body ends with) and its blocks; `Some`
+    /// with no statements where they agree; `None` where the code does not read.
+    pub(super) fn async_with_last_exit(
+        &self,
+        h: usize,
+        exits: usize,
+        suppressed: Option<usize>,
+        after: usize,
+    ) -> Option<(Vec<Stmt>, Vec<usize>)> {
+        let key = |i: &framejit_bytecode::Instr| (i.op.name, i.arg);
+        let plain_jump = |i: &framejit_bytecode::Instr| i.op.is_jump() && !i.op.name.contains("IF");
+        // the suppressed way: its own copy of the code after, and where it goes on
+        let (copy, to): (Vec<&framejit_bytecode::Instr>, Option<usize>) = match suppressed {
+            Some(s) => (
+                Vec::new(),
+                self.succ(s, EdgeKind::Jump)
+                    .or_else(|| self.succ(s, EdgeKind::Fall)),
+            ),
+            None => {
+                let (ins, last, ends, n) = self.with_suppressed_run(h, exits)?;
+                match ends.iter().find(|(k, _)| *k == n) {
+                    Some(&(_, y)) => (Vec::new(), self.succ(y, EdgeKind::Fall)),
+                    None => {
+                        let mut rest = ins[n..].to_vec();
+                        let to = if rest.last().is_some_and(|i| plain_jump(i)) {
+                            rest.pop();
+                            self.succ(last, EdgeKind::Jump)
+                        } else if rest
+                            .last()
+                            .is_some_and(|i| i.op.flow == framejit_bytecode::opcode::Flow::Exit)
+                        {
+                            None
+                        } else {
+                            self.succ(last, EdgeKind::Fall)
+                        };
+                        (rest, to)
+                    }
+                }
+            }
+        };
+        // the normal way: past the awaited exit call (SEND's way out, then the POP_TOP of its
+        // result), through blocks only it reaches
+        let mut x = after;
+        let mut tail: Vec<&framejit_bytecode::Instr> = Vec::new();
+        let mut blocks = Vec::new();
+        let (mut sent, mut past) = (false, false);
+        let mut end = None;
+        for _ in 0..10 {
+            blocks.push(x);
+            let here = self.instrs(x);
+            for i in here.iter() {
+                if past {
+                    tail.push(i);
+                } else if sent && i.op.name == "POP_TOP" {
+                    past = true;
+                }
+                sent |= i.op.name == "SEND";
+            }
+            let last = *here.last()?;
+            let on = if last.op.name == "SEND" || plain_jump(last) {
+                self.succ(x, EdgeKind::Jump)
+            } else if last.op.flow == framejit_bytecode::opcode::Flow::Exit {
+                None
+            } else {
+                self.succ(x, EdgeKind::Fall)
+            };
+            match on {
+                None => break,
+                Some(n) if past && self.live_preds(n) != 1 => {
+                    end = Some(n);
+                    break;
+                }
+                Some(n) => x = n,
+            }
+        }
+        if !past {
+            return None;
+        }
+        if tail.last().is_some_and(|i| plain_jump(i)) {
+            tail.pop();
+        }
+        let same = tail.len() == copy.len()
+            && tail.iter().zip(&copy).all(|(a, b)| key(a) == key(b))
+            && end == to;
+        if same {
+            return Some((Vec::new(), Vec::new()));
+        }
+        if end.is_some() {
+            return None;
+        }
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
+        for i in &tail {
+            match sim.step(i).ok()? {
+                None => {}
+                Some(Exit::Exit) => {
+                    let out = sim.out;
+                    return matches!(out.last(), Some(Stmt::Return { .. } | Stmt::Raise { .. }))
+                        .then_some((out, blocks));
+                }
+                Some(_) => return None,
+            }
+        }
+        None
+    }
+
     /// 3.11+: the code after a with statement whose body never completes, copied by the compiler
     /// after the pops of the suppressed path of handler `h` (the only way there): its statements
     /// and where it goes on. `None` where it touches values under the statement's (a loop's
@@ -288,34 +442,8 @@ impl Structurer<'_> {
         exits: usize,
         at_block_end: bool,
     ) -> Option<(Vec<Stmt>, Option<usize>)> {
-        let mut prefix = vec!["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"];
-        if exits == 2 {
-            prefix.push("POP_TOP");
-        }
-        // (an exception range's end may split the pops into blocks of their own)
-        let run = |x: usize| {
-            let mut ins: Vec<&framejit_bytecode::Instr> = self.instrs(x).iter().copied().collect();
-            let mut y = x;
-            let mut ends = vec![(ins.len(), y)];
-            for _ in 0..3 {
-                let jumps = self.cfg.blocks[y]
-                    .succs
-                    .iter()
-                    .any(|e| e.kind == EdgeKind::Jump);
-                match self.succ(y, EdgeKind::Fall) {
-                    Some(z) if ins.len() <= prefix.len() && !jumps => {
-                        ins.extend(self.instrs(z).iter().copied());
-                        y = z;
-                        ends.push((ins.len(), y));
-                    }
-                    _ => break,
-                }
-            }
-            (ins, y, ends)
-        };
-        let (ins, last, ends) = (h..self.cfg.blocks.len()).map(run).find(|(ins, _, _)| {
-            ins.len() > prefix.len() && ins.iter().zip(&prefix).all(|(i, p)| i.op.name == *p)
-        })?;
+        let (ins, last, ends, n) = self.with_suppressed_run(h, exits)?;
+        let prefix = vec![(); n];
         if at_block_end {
             if let Some(&(_, y)) = ends.iter().find(|(n, _)| *n == prefix.len()) {
                 return Some((Vec::new(), Some(self.succ(y, EdgeKind::Fall)?)));

@@ -412,22 +412,14 @@ impl Structurer<'_> {
 
     /// 3.11+: the code after a with statement whose body never completes, copied by the compiler
     /// after the pops of the suppressed path of handler `h` (the only way there): its statements
-    /// and where it goes on. `None` where it touches values under the statement's (a loop's
-    /// iterator: such code does not read on its own).
+    /// and where it goes on. (Code that uses values under the statement's, a loop's iterator,
+    /// reads them as the placeholder markers here; a marker left in the output refuses it.)
     pub(super) fn with_suppressed_tail(
         &self,
         h: usize,
         exits: usize,
     ) -> Option<(Vec<Stmt>, Option<usize>)> {
-        let (copy, to) = self.with_suppressed_rest(h, exits, false)?;
-        let placeholder = Expr::name(WITH_EXIT);
-        let mentions = |s: &Stmt| format!("{s:?}").contains(WITH_EXIT);
-        // (enclosing with statements' exit calls may come first: their bodies end there too)
-        let calls = copy
-            .iter()
-            .take_while(|s| matches!(s, Stmt::Expr { value } if *value == placeholder))
-            .count();
-        (!copy[calls..].iter().any(mentions)).then_some((copy, to))
+        self.with_suppressed_rest(h, exits, false)
     }
 
     /// 3.11+: what the suppressed path of handler `h` runs after its pops where it has no block of

@@ -272,6 +272,17 @@ impl Cfg {
     /// Natural loops: for each back edge (to a block that dominates its source), the blocks that reach
     /// the source without passing the header. Loops sharing a header are merged.
     pub fn loops(&self) -> Vec<Loop> {
+        // A back edge closes a cycle, and a cycle has an edge (of any kind) to a block at or before
+        // its source. Where there is none, as in most functions, there is no loop to find and no
+        // dominator tree to build.
+        let goes_back = self
+            .blocks
+            .iter()
+            .enumerate()
+            .any(|(b, blk)| blk.succs.iter().any(|e| e.to <= b));
+        if !goes_back {
+            return Vec::new();
+        }
         let idom = self.dominators();
         let dominates = |a: usize, mut b: usize| -> bool {
             loop {

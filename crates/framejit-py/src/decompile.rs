@@ -102,7 +102,12 @@ fn constant<'py>(
             Ok(text) => {
                 // (one allocation: a string has no more code points than UTF-8 bytes)
                 let mut points = Vec::with_capacity(text.len());
-                points.extend(text.chars().map(u32::from));
+                if text.is_ascii() {
+                    // (a byte is a code point: no UTF-8 decoding, and the loop vectorises)
+                    points.extend(text.bytes().map(u32::from));
+                } else {
+                    points.extend(text.chars().map(u32::from));
+                }
                 points
             }
             Err(_) => {

@@ -516,6 +516,41 @@ mod tests {
         decode(v, t).expect("our output decodes")
     }
 
+    /// Labels numbered far apart (not as the decoder numbers them) go through the sorted lookup,
+    /// densely numbered ones through the indexed one: both lay out the same code, and both name the
+    /// first label placed a second time.
+    #[test]
+    fn label_lookup_dense_and_sparse() {
+        let v = PyVersion::V3_11;
+        let build = |a: Label, b: Label| {
+            let mut bc = Bytecode::new(v, 1);
+            bc.items.push(instr(v, "RESUME", 0));
+            bc.items.push(instr(v, "LOAD_FAST", 0));
+            bc.items.push(jump(v, "POP_JUMP_FORWARD_IF_FALSE", a));
+            bc.items.push(jump(v, "JUMP_FORWARD", b));
+            bc.items.push(Item::Label(a));
+            bc.items.push(instr(v, "NOP", 0));
+            bc.items.push(Item::Label(b));
+            bc.items.push(instr(v, "LOAD_CONST", 0));
+            bc.items.push(instr(v, "RETURN_VALUE", 0));
+            bc
+        };
+        let dense = assemble(&build(Label(0), Label(1))).expect("assembles");
+        let sparse = assemble(&build(Label(7), Label(1_000_000))).expect("assembles");
+        assert_eq!(dense, sparse);
+        for (a, b) in [(Label(0), Label(1)), (Label(5), Label(900_000))] {
+            let mut bc = build(a, b);
+            bc.items.push(Item::Label(b));
+            bc.items.push(Item::Label(a));
+            let e = assemble(&bc).expect_err("a label placed twice");
+            assert!(
+                e.message
+                    .contains(&format!("label {} is placed twice", b.0)),
+                "{e}"
+            );
+        }
+    }
+
     #[test]
     fn forward_jump_grows_an_extended_arg() {
         let v = PyVersion::V3_11;

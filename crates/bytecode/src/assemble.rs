@@ -109,32 +109,98 @@ struct Range {
     lasti: bool,
 }
 
+/// Label → the index of the slot it stands before.
+struct LabelSlots {
+    /// Indexed by label number where the numbers are few (the decoder numbers labels from 0):
+    /// `usize::MAX` for a label not placed.
+    dense: Vec<usize>,
+    /// Otherwise (label, slot), sorted, searched by halves (hashing cost more than the rest of the
+    /// walk).
+    sorted: Vec<(u32, usize)>,
+    /// How many instructions there are.
+    instrs: usize,
+}
+
+impl LabelSlots {
+    fn new(bc: &Bytecode) -> Result<LabelSlots> {
+        let mut labels = 0usize;
+        let mut max = 0u32;
+        for item in &bc.items {
+            if let Item::Label(l) = item {
+                labels += 1;
+                max = max.max(l.0);
+            }
+        }
+        let mut n = 0usize;
+        // (the first label placed a second time, in item order, is the one named)
+        let twice = |l: Label, i: usize| err(format!("label {} is placed twice", l.0)).item(i);
+        if (max as usize) < 2 * labels + 64 {
+            let mut dense = vec![usize::MAX; if labels == 0 { 0 } else { max as usize + 1 }];
+            for (i, item) in bc.items.iter().enumerate() {
+                match item {
+                    Item::Label(l) => {
+                        let slot = &mut dense[l.0 as usize];
+                        if *slot != usize::MAX {
+                            return Err(twice(*l, i));
+                        }
+                        *slot = n;
+                    }
+                    Item::Instr(_) => n += 1,
+                    Item::TryBegin(_) | Item::TryEnd => {}
+                }
+            }
+            return Ok(LabelSlots {
+                dense,
+                sorted: Vec::new(),
+                instrs: n,
+            });
+        }
+        let mut label_pos: Vec<(u32, usize, usize)> = Vec::with_capacity(labels);
+        for (i, item) in bc.items.iter().enumerate() {
+            match item {
+                Item::Label(l) => label_pos.push((l.0, n, i)),
+                Item::Instr(_) => n += 1,
+                Item::TryBegin(_) | Item::TryEnd => {}
+            }
+        }
+        label_pos.sort_by_key(|&(l, _, i)| (l, i));
+        if let Some(&(l, _, i)) = label_pos
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .map(|w| &w[1])
+            .min_by_key(|x| x.2)
+        {
+            return Err(twice(Label(l), i));
+        }
+        Ok(LabelSlots {
+            dense: Vec::new(),
+            sorted: label_pos
+                .into_iter()
+                .map(|(l, slot, _)| (l, slot))
+                .collect(),
+            instrs: n,
+        })
+    }
+
+    fn get(&self, l: Label) -> Option<usize> {
+        if !self.dense.is_empty() || self.sorted.is_empty() {
+            return self
+                .dense
+                .get(l.0 as usize)
+                .copied()
+                .filter(|&s| s != usize::MAX);
+        }
+        let k = self.sorted.partition_point(|x| x.0 < l.0);
+        self.sorted.get(k).filter(|x| x.0 == l.0).map(|x| x.1)
+    }
+}
+
 /// Resolve labels: the slot index each label stands before, and the slots themselves.
 fn collect(bc: &Bytecode) -> Result<(Vec<Slot>, Vec<Range>)> {
-    // (label → slot: a sorted list searched by halves; hashing cost more than the rest of the walk)
-    let mut label_pos: Vec<(u32, usize, usize)> = Vec::new();
-    let mut n = 0usize;
-    for (i, item) in bc.items.iter().enumerate() {
-        match item {
-            Item::Label(l) => label_pos.push((l.0, n, i)),
-            Item::Instr(_) => n += 1,
-            Item::TryBegin(_) | Item::TryEnd => {}
-        }
-    }
-    label_pos.sort_by_key(|&(l, _, i)| (l, i));
-    // (the first label placed a second time, in item order, is the one named)
-    if let Some(&(l, _, i)) = label_pos
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0)
-        .map(|w| &w[1])
-        .min_by_key(|x| x.2)
-    {
-        return Err(err(format!("label {l} is placed twice")).item(i));
-    }
+    let label_pos = LabelSlots::new(bc)?;
+    let n = label_pos.instrs;
     let resolve = |l: Label, i: usize, what: &str| -> Result<usize> {
-        let k = label_pos.partition_point(|x| x.0 < l.0);
-        let found = label_pos.get(k).filter(|x| x.0 == l.0).map(|x| x.1);
-        found.ok_or_else(|| {
+        label_pos.get(l).ok_or_else(|| {
             err(format!(
                 "{what} label {} is not in the instruction list",
                 l.0
@@ -448,6 +514,41 @@ mod tests {
             first_line: 1,
         };
         decode(v, t).expect("our output decodes")
+    }
+
+    /// Labels numbered far apart (not as the decoder numbers them) go through the sorted lookup,
+    /// densely numbered ones through the indexed one: both lay out the same code, and both name the
+    /// first label placed a second time.
+    #[test]
+    fn label_lookup_dense_and_sparse() {
+        let v = PyVersion::V3_11;
+        let build = |a: Label, b: Label| {
+            let mut bc = Bytecode::new(v, 1);
+            bc.items.push(instr(v, "RESUME", 0));
+            bc.items.push(instr(v, "LOAD_FAST", 0));
+            bc.items.push(jump(v, "POP_JUMP_FORWARD_IF_FALSE", a));
+            bc.items.push(jump(v, "JUMP_FORWARD", b));
+            bc.items.push(Item::Label(a));
+            bc.items.push(instr(v, "NOP", 0));
+            bc.items.push(Item::Label(b));
+            bc.items.push(instr(v, "LOAD_CONST", 0));
+            bc.items.push(instr(v, "RETURN_VALUE", 0));
+            bc
+        };
+        let dense = assemble(&build(Label(0), Label(1))).expect("assembles");
+        let sparse = assemble(&build(Label(7), Label(1_000_000))).expect("assembles");
+        assert_eq!(dense, sparse);
+        for (a, b) in [(Label(0), Label(1)), (Label(5), Label(900_000))] {
+            let mut bc = build(a, b);
+            bc.items.push(Item::Label(b));
+            bc.items.push(Item::Label(a));
+            let e = assemble(&bc).expect_err("a label placed twice");
+            assert!(
+                e.message
+                    .contains(&format!("label {} is placed twice", b.0)),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -195,8 +195,10 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
     };
 
     // Exception-range markers, keyed by code unit.
-    let mut begins: Vec<Option<&ExceptionTableEntry>> = vec![None; units + 1];
-    let mut ends = vec![false; units + 1];
+    // (none where the code has no exception table, as before 3.11 and in most functions after)
+    let size = if entries.is_empty() { 0 } else { units + 1 };
+    let mut begins: Vec<Option<&ExceptionTableEntry>> = vec![None; size];
+    let mut ends = vec![false; size];
     for e in &entries {
         begins[e.start as usize] = Some(e);
         ends[e.end as usize] = true;
@@ -204,13 +206,13 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
 
     bc.items.reserve(raws.len() + entries.len() * 2 + 8);
     let push_markers = |bc: &mut Bytecode, unit: usize| {
-        if ends[unit] {
+        if ends.get(unit) == Some(&true) {
             bc.items.push(Item::TryEnd);
         }
         if label_at[unit] != u32::MAX {
             bc.items.push(Item::Label(Label(label_at[unit])));
         }
-        if let Some(e) = begins[unit] {
+        if let Some(Some(e)) = begins.get(unit) {
             bc.items.push(Item::TryBegin(TryBegin {
                 handler: Label(label_at[e.target as usize]),
                 depth: e.depth,

@@ -60,6 +60,10 @@ impl Cfg {
     pub fn build(bc: &Bytecode) -> Cfg {
         let mut blocks: Vec<Block> = Vec::new();
         let mut cur = new_block();
+        // (the instructions of the block being built, at the end of one list made once: each
+        // block's own list is then allocated once at its size, not grown instruction by instruction)
+        let mut flat: Vec<usize> = Vec::with_capacity(bc.items.len());
+        let mut start = 0usize;
         // (label → block: a sorted list searched by halves, cheaper than hashing for a few labels)
         let mut label_block: Vec<(Label, usize)> = Vec::new();
         let mut pending_labels: Vec<Label> = Vec::new();
@@ -69,9 +73,13 @@ impl Cfg {
         let mut ends_flow = false;
         let flush = |blocks: &mut Vec<Block>,
                      cur: &mut Block,
+                     flat: &[usize],
+                     start: &mut usize,
                      handlers: &mut Vec<Option<(Label, u32, bool)>>,
                      h| {
-            if !cur.instrs.is_empty() || !cur.labels.is_empty() {
+            if flat.len() > *start || !cur.labels.is_empty() {
+                cur.instrs = flat.get(*start..).unwrap_or(&[]).to_vec();
+                *start = flat.len();
                 blocks.push(std::mem::replace(cur, new_block()));
                 handlers.push(h);
             }
@@ -79,8 +87,15 @@ impl Cfg {
         for (i, item) in bc.items.iter().enumerate() {
             match item {
                 Item::Label(l) => {
-                    if !cur.instrs.is_empty() {
-                        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+                    if flat.len() > start {
+                        flush(
+                            &mut blocks,
+                            &mut cur,
+                            &flat,
+                            &mut start,
+                            &mut cur_handler,
+                            cur_try,
+                        );
                     }
                     pending_labels.push(*l);
                 }
@@ -91,21 +106,35 @@ impl Cfg {
                     open_try = None;
                 }
                 Item::Instr(ins) => {
-                    if open_try != cur_try && !cur.instrs.is_empty() {
-                        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+                    if open_try != cur_try && flat.len() > start {
+                        flush(
+                            &mut blocks,
+                            &mut cur,
+                            &flat,
+                            &mut start,
+                            &mut cur_handler,
+                            cur_try,
+                        );
                     }
                     // (FOR_ITER heads a loop, and a block of its own, even where nothing jumps
                     // back to it: a loop whose body always leaves)
                     let starts = ends_flow || ins.op.name == "FOR_ITER";
-                    if starts && !cur.instrs.is_empty() {
-                        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+                    if starts && flat.len() > start {
+                        flush(
+                            &mut blocks,
+                            &mut cur,
+                            &flat,
+                            &mut start,
+                            &mut cur_handler,
+                            cur_try,
+                        );
                     }
                     cur_try = open_try;
                     for l in pending_labels.drain(..) {
                         label_block.push((l, blocks.len()));
                         cur.labels.push(l);
                     }
-                    cur.instrs.push(i);
+                    flat.push(i);
                     // ≤3.10 POP_BLOCK ends a protected range as a 3.11+ table entry does
                     ends_flow = ins.op.is_jump()
                         || matches!(ins.op.flow, Flow::Exit | Flow::Jump)
@@ -113,7 +142,14 @@ impl Cfg {
                 }
             }
         }
-        flush(&mut blocks, &mut cur, &mut cur_handler, cur_try);
+        flush(
+            &mut blocks,
+            &mut cur,
+            &flat,
+            &mut start,
+            &mut cur_handler,
+            cur_try,
+        );
         // (a label is placed once: the last placement wins, as the map's insert did)
         label_block.sort_by_key(|&(l, _)| l.0);
         let block_of = |l: &Label| -> Option<&usize> {
@@ -125,37 +161,51 @@ impl Cfg {
         };
         // Edges.
         let n = blocks.len();
+        // (how many edges come into each block, at most: the lists of predecessors are made at
+        // their size)
+        let mut incoming = vec![0usize; n];
         for b in 0..n {
-            let mut succs = Vec::new();
             let last = blocks[b].instrs.last().and_then(|&i| match &bc.items[i] {
                 Item::Instr(ins) => Some(ins),
                 _ => None,
             });
             let falls = last.is_none_or(|ins| matches!(ins.op.flow, Flow::Next | Flow::Branch));
-            if let Some(ins) = last {
-                if let Some(t) = ins.target().and_then(|l| block_of(&l)) {
-                    succs.push(Edge {
-                        to: *t,
-                        kind: EdgeKind::Jump,
-                    });
-                }
+            let jump = last
+                .and_then(|ins| ins.target())
+                .and_then(|l| block_of(&l))
+                .copied();
+            let fall = falls && b + 1 < n;
+            let exc = cur_handler[b]
+                .and_then(|(h, depth, lasti)| block_of(&h).map(|&hb| (hb, depth, lasti)));
+            let mut succs = Vec::with_capacity(
+                usize::from(jump.is_some()) + usize::from(fall) + usize::from(exc.is_some()),
+            );
+            if let Some(t) = jump {
+                succs.push(Edge {
+                    to: t,
+                    kind: EdgeKind::Jump,
+                });
             }
-            if falls && b + 1 < n {
+            if fall {
                 succs.push(Edge {
                     to: b + 1,
                     kind: EdgeKind::Fall,
                 });
             }
-            if let Some((h, depth, lasti)) = cur_handler[b] {
-                if let Some(&hb) = block_of(&h) {
-                    succs.push(Edge {
-                        to: hb,
-                        kind: EdgeKind::Exception,
-                    });
-                    blocks[b].handler = Some((hb, depth, lasti));
-                }
+            if let Some((hb, depth, lasti)) = exc {
+                succs.push(Edge {
+                    to: hb,
+                    kind: EdgeKind::Exception,
+                });
+                blocks[b].handler = Some((hb, depth, lasti));
+            }
+            for e in &succs {
+                incoming[e.to] += 1;
             }
             blocks[b].succs = succs;
+        }
+        for (blk, &k) in blocks.iter_mut().zip(&incoming) {
+            blk.preds.reserve_exact(k);
         }
         for b in 0..n {
             for k in 0..blocks[b].succs.len() {
@@ -272,6 +322,17 @@ impl Cfg {
     /// Natural loops: for each back edge (to a block that dominates its source), the blocks that reach
     /// the source without passing the header. Loops sharing a header are merged.
     pub fn loops(&self) -> Vec<Loop> {
+        // A back edge closes a cycle, and a cycle has an edge (of any kind) to a block at or before
+        // its source. Where there is none, as in most functions, there is no loop to find and no
+        // dominator tree to build.
+        let goes_back = self
+            .blocks
+            .iter()
+            .enumerate()
+            .any(|(b, blk)| blk.succs.iter().any(|e| e.to <= b));
+        if !goes_back {
+            return Vec::new();
+        }
         let idom = self.dominators();
         let dominates = |a: usize, mut b: usize| -> bool {
             loop {

@@ -123,6 +123,14 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
     let mut stored: Vec<&str> = Vec::new();
     for ins in code.bytecode.instrs() {
         let name = ins.op.name;
+        // (only the fast-local loads, stores and deletes below count: the rest of the code passes
+        // here at the cost of two prefix tests)
+        if !(name.starts_with("LOAD_FAST")
+            || name.starts_with("STORE_FAST")
+            || name == "DELETE_FAST")
+        {
+            continue;
+        }
         let Arg::Raw(raw) = ins.arg else { continue };
         // (no allocation per instruction: one slot, or two for the 3.13+ pair forms)
         let (pair, single) = ([raw >> 4, raw & 15], [raw]);

@@ -1461,6 +1461,16 @@ impl Printer {
         let qc = u32::from(q.ch());
         out.reserve(cps.len());
         for (i, &c) in cps.iter().enumerate() {
+            // (printable ASCII that is neither a backslash, the quote nor a brace to double: as
+            // it is; most of any text, docstrings above all)
+            if (0x20..0x7F).contains(&c)
+                && c != 0x5C
+                && c != qc
+                && !(braces && (c == 0x7B || c == 0x7D))
+            {
+                out.push(char::from(c as u8));
+                continue;
+            }
             let ch = char::from_u32(c);
             match c {
                 0x5C => {

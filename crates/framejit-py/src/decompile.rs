@@ -16,6 +16,41 @@ use crate::bytecode::{host_version, version_arg};
 use crate::errors::{bytecode_error, DecompileError};
 use crate::pyc::CodeModel;
 
+// `PyUnicode_AsUTF8AndSize` is in the limited API from 3.10 only, so pyo3 built for abi3-py39 reads
+// a str through a temporary UTF-8 `bytes` object. The function itself is exported by every CPython
+// this module loads into (3.9 included): the UTF-8 text is borrowed from the str's own cache, with
+// no object made.
+extern "C" {
+    #[link_name = "PyUnicode_AsUTF8AndSize"]
+    fn unicode_as_utf8(
+        unicode: *mut pyo3::ffi::PyObject,
+        size: *mut pyo3::ffi::Py_ssize_t,
+    ) -> *const std::os::raw::c_char;
+}
+
+/// The UTF-8 text of `s`, borrowed from the str object; an error for lone surrogates.
+fn text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live str (the GIL is held through `Bound`); on success the pointer is to
+    // `size` bytes of UTF-8 that the str keeps for its lifetime, which `'a` does not outlive.
+    let data = unsafe { unicode_as_utf8(s.as_ptr(), &mut size) };
+    if data.is_null() {
+        return Err(PyErr::fetch(s.py()));
+    }
+    let len = usize::try_from(size).unwrap_or(0);
+    // SAFETY: as above; CPython's UTF-8 view of a str is valid UTF-8.
+    let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), len) };
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// An attribute value that must be a str, as a `String` (an exact str read in place).
+fn string_of(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    match value.cast_exact::<PyString>() {
+        Ok(s) => Ok(text(s)?.to_owned()),
+        Err(_) => value.extract(),
+    }
+}
+
 /// Objects with no literal spelling, in the order their references were made.
 struct Opaque<'py> {
     objects: Bound<'py, PyList>,
@@ -51,7 +86,7 @@ fn constant<'py>(
         Constant::Bool(b.is_true())
     } else if obj.get_type().is(py.get_type::<PyInt>()) {
         // (str() of an int is ASCII digits: its UTF-8 view, without Display's formatting machinery)
-        Constant::Int(obj.str()?.to_cow()?.into_owned())
+        Constant::Int(text(&obj.str()?)?.to_owned())
     } else if obj.get_type().is(py.get_type::<PyFloat>()) {
         Constant::Float(obj.extract()?)
     } else if let Ok(c) = obj.cast::<PyComplex>() {
@@ -63,11 +98,16 @@ fn constant<'py>(
         Constant::Bytes(b.as_bytes().to_vec())
     } else if let Ok(s) = obj.cast::<PyString>() {
         // (code points, lone surrogates included; the UTF-8 view fails only on those)
-        let points: Vec<u32> = match s.to_cow() {
+        let points: Vec<u32> = match text(s) {
             Ok(text) => {
                 // (one allocation: a string has no more code points than UTF-8 bytes)
                 let mut points = Vec::with_capacity(text.len());
-                points.extend(text.chars().map(u32::from));
+                if text.is_ascii() {
+                    // (a byte is a code point: no UTF-8 decoding, and the loop vectorises)
+                    points.extend(text.bytes().map(u32::from));
+                } else {
+                    points.extend(text.chars().map(u32::from));
+                }
                 points
             }
             Err(_) => {
@@ -162,7 +202,7 @@ fn strings(obj: &Bound<'_, PyAny>, attr: &Bound<'_, PyString>) -> PyResult<Vec<S
         let mut out = Vec::with_capacity(t.len());
         for x in t.iter_borrowed() {
             match x.cast_exact::<PyString>() {
-                Ok(s) => out.push(s.to_cow()?.into_owned()),
+                Ok(s) => out.push(text(&s)?.to_owned()),
                 Err(_) => return value.extract(),
             }
         }
@@ -205,15 +245,26 @@ fn code_input<'py>(
         Some(e) => byte_string(e)?,
         None => std::borrow::Cow::Borrowed(&[][..]),
     };
-    let name: String = code.getattr(intern!(py, "co_name"))?.extract()?;
-    let qualname: String = code
+    let name = string_of(&code.getattr(intern!(py, "co_name"))?)?;
+    let qualname = code
         .getattr(intern!(py, "co_qualname"))
-        .and_then(|q| q.extract())
+        .and_then(|q| string_of(&q))
         .unwrap_or_else(|_| name.clone());
-    let filename: String = code.getattr(intern!(py, "co_filename"))?.extract()?;
+    let filename = string_of(&code.getattr(intern!(py, "co_filename"))?)?;
+    let consts_obj = code.getattr(intern!(py, "co_consts"))?;
     let mut consts = Vec::new();
-    for c in code.getattr(intern!(py, "co_consts"))?.try_iter()? {
-        consts.push(constant(&c?, version, opaque, 0)?);
+    match consts_obj.cast::<PyTuple>() {
+        Ok(t) => {
+            consts.reserve(t.len());
+            for c in t.iter_borrowed() {
+                consts.push(constant(&c, version, opaque, 0)?);
+            }
+        }
+        Err(_) => {
+            for c in consts_obj.try_iter()? {
+                consts.push(constant(&c?, version, opaque, 0)?);
+            }
+        }
     }
     let parts = CodeParts {
         tables: CodeTables {

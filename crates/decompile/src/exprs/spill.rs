@@ -233,7 +233,61 @@ pub(super) fn costs(e: &Expr, version: framejit_bytecode::PyVersion) -> bool {
         Expr::Name { .. } | Expr::Constant { .. } => false,
         other => {
             cell_name(other).is_none()
-                && !crate::printer::print_expr(other, version).contains('\u{0}')
+                && (!may_hold_nul(other)
+                    || !crate::printer::print_expr(other, version).contains('\u{0}'))
+        }
+    }
+}
+
+/// Could the printed text of `e` hold a U+0000 (the decompiler's markers start with one)? The
+/// printer writes its own fixed text, numbers, and the text of the tree's names and literals, so
+/// where no name or literal in the tree holds a NUL, neither does the output. Common shapes are
+/// looked through without printing them; any other is answered "maybe" (the caller prints it).
+fn may_hold_nul(e: &Expr) -> bool {
+    let text = |s: &str| s.contains('\u{0}');
+    let all = |es: &[Expr]| es.iter().any(may_hold_nul);
+    match e {
+        Expr::Name { id, .. } => text(id),
+        Expr::Constant { value, kind } => {
+            kind.as_deref().is_some_and(text) || constant_may_hold_nul(value)
+        }
+        Expr::Attribute { value, attr, .. } => text(attr) || may_hold_nul(value),
+        Expr::Call {
+            func,
+            args,
+            keywords,
+        } => {
+            may_hold_nul(func)
+                || all(args)
+                || keywords
+                    .iter()
+                    .any(|k| k.arg.as_deref().is_some_and(text) || may_hold_nul(&k.value))
+        }
+        Expr::Subscript { value, slice, .. } => may_hold_nul(value) || may_hold_nul(slice),
+        Expr::BinOp { left, right, .. } => may_hold_nul(left) || may_hold_nul(right),
+        Expr::UnaryOp { operand, .. } => may_hold_nul(operand),
+        Expr::Compare {
+            left, comparators, ..
+        } => may_hold_nul(left) || all(comparators),
+        Expr::BoolOp { values, .. } => all(values),
+        Expr::Tuple { elts, .. } | Expr::List { elts, .. } | Expr::Set { elts } => all(elts),
+        Expr::Starred { value, .. } | Expr::Await { value } => may_hold_nul(value),
+        _ => true,
+    }
+}
+
+fn constant_may_hold_nul(c: &Constant) -> bool {
+    match c {
+        Constant::None
+        | Constant::Bool(_)
+        | Constant::Ellipsis
+        | Constant::Float(_)
+        | Constant::Complex { .. } => false,
+        Constant::Int(s) | Constant::Opaque(s) => s.contains('\u{0}'),
+        Constant::Str(s) => s.0.contains(&0),
+        Constant::Bytes(b) => b.contains(&0),
+        Constant::Tuple(items) | Constant::FrozenSet(items) => {
+            items.iter().any(constant_may_hold_nul)
         }
     }
 }
@@ -254,5 +308,54 @@ impl Sim<'_> {
             Val::Function(_) | Val::Class(_) => true,
             _ => false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Keyword;
+    use framejit_bytecode::PyVersion;
+
+    fn call(func: Expr, arg: Expr, keyword: Option<&str>) -> Expr {
+        Expr::Call {
+            func: Box::new(func),
+            args: vec![arg],
+            keywords: keyword
+                .map(|k| Keyword {
+                    arg: Some(k.to_string()),
+                    value: Expr::constant(Constant::int(1)),
+                })
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// `costs` looks through common shapes without printing them, and answers as printing does:
+    /// a marker anywhere in the tree (a name, an attribute, a keyword) is found.
+    #[test]
+    fn costs_finds_markers_without_printing() {
+        let v = PyVersion::V3_11;
+        let plain = call(
+            Expr::name("f"),
+            Expr::constant(Constant::str("a\u{0}b")),
+            Some("k"),
+        );
+        assert!(!may_hold_nul(&call(
+            Expr::name("f"),
+            Expr::name("x"),
+            Some("k")
+        )));
+        assert!(may_hold_nul(&plain)); // (a NUL in a str literal: printed to be sure)
+        assert!(costs(&plain, v)); // (printed escaped: no marker)
+        for marked in [
+            call(Expr::name("\u{0}m"), Expr::name("x"), None),
+            call(Expr::name("f"), Expr::name("\u{0}m"), None),
+            call(Expr::name("f"), Expr::name("x"), Some("\u{0}k")),
+        ] {
+            assert!(may_hold_nul(&marked));
+            assert!(!costs(&marked, v));
+        }
+        assert!(costs(&call(Expr::name("f"), Expr::name("x"), None), v));
     }
 }

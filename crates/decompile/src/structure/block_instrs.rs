@@ -22,9 +22,11 @@ impl<'a> Instrs<'a> {
         I: Iterator<Item = &'a Instr>,
     {
         let mut flat: Vec<&'a Instr> = Vec::new();
-        let mut bounds = Vec::new();
+        let mut bounds = Vec::with_capacity(lists.size_hint().0);
         for list in lists {
             let start = flat.len();
+            // (a filtered list says how long it may be: room made once per block, not per push)
+            flat.reserve(list.size_hint().1.unwrap_or(0));
             flat.extend(list);
             bounds.push((start, flat.len()));
         }

@@ -138,9 +138,12 @@ impl Structurer<'_> {
             return false;
         }
         let from_inner = self.reach_within(fall, &[Some(b)]);
-        // (3.10+: an except clause's `continue`, reached through the try body's handler)
+        // (3.10-3.13: an except clause's `continue`, reached through the try body's handler)
         let through_handlers = match self.loop_at(fall) {
-            Some(inner) if self.code.version >= framejit_bytecode::PyVersion::V3_10 => {
+            Some(inner)
+                if self.code.version >= framejit_bytecode::PyVersion::V3_10
+                    && self.code.version <= framejit_bytecode::PyVersion::V3_13 =>
+            {
                 self.reach_through_inner_handlers(fall, b, &inner.body)
             }
             _ => from_inner.clone(),

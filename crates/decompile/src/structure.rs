@@ -24,6 +24,7 @@ mod exit_in_copy;
 mod finally_exits;
 mod finally_tail;
 mod finally_wait;
+mod guard_continue;
 mod inline_comp;
 mod late_exit;
 mod legacy_async;
@@ -33,6 +34,7 @@ mod legacy_loop_exits;
 mod legacy_try_end;
 mod loop_else;
 mod loop_exits;
+mod loop_return;
 mod loop_shapes;
 mod nop_header;
 mod shared_tail;
@@ -1885,7 +1887,8 @@ impl<'a> Structurer<'a> {
             (Some(fall), true)
         } else if merge.is_some()
             && merge == lp.and_then(|c| c.exit)
-            && self.break_laid_first(b, fall, taken, lp)
+            && (self.break_laid_first(b, fall, taken, lp)
+                || self.for_break_laid_first(b, fall, taken, lp))
         {
             // (`if c: break` then the rest of the body: see `break_first`)
             (Some(taken), true)
@@ -3103,7 +3106,11 @@ impl<'a> Structurer<'a> {
                 self.else_break_target(header, x, depth, enclosing)
                     .filter(|&t| self.else_part_before(x, t, &lp.body))
             })
-            .filter(|&t| !self.return_in_body(t, &lp.body));
+            .filter(|&t| !self.return_in_body(t, &lp.body))
+            .filter(|&t| {
+                let x = self.header_test_exit(header, &lp.body);
+                !x.is_some_and(|x| self.return_inside_top_loop(header, x, t, &lp.body))
+            });
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),

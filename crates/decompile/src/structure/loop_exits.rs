@@ -138,7 +138,19 @@ impl Structurer<'_> {
             return false;
         }
         let from_inner = self.reach_within(fall, &[Some(b)]);
-        own.latches.iter().all(|&l| l != b && from_inner[l])
+        // (3.10-3.13: an except clause's `continue`, reached through the try body's handler)
+        let through_handlers = match self.loop_at(fall) {
+            Some(inner)
+                if self.code.version >= framejit_bytecode::PyVersion::V3_10
+                    && self.code.version <= framejit_bytecode::PyVersion::V3_13 =>
+            {
+                self.reach_through_inner_handlers(fall, b, &inner.body)
+            }
+            _ => from_inner.clone(),
+        };
+        own.latches
+            .iter()
+            .all(|&l| l != b && (from_inner[l] || through_handlers[l]))
     }
 }
 

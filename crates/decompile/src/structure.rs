@@ -2601,6 +2601,8 @@ impl<'a> Structurer<'a> {
                 (!last.is_empty()).then_some((last, blocks))
             }
             Some(a) if !self.with_after_agrees(h, exits, suppressed, a) => {
+                // (a `break` whose copy of the loop's exit the compiler inlined there is refused
+                // too: read as the code after the statement, it would run on the suppressed path)
                 Some(self.with_body_last_exit(a, exits).ok_or_else(differs)?)
             }
             _ => None,

@@ -451,6 +451,22 @@ impl Structurer<'_> {
         for ins in &ins[prefix.len()..] {
             exit = sim.step(ins).ok()?;
         }
+        // (a statement split by an exception range's end, `return x` with its RETURN_VALUE in a
+        // block of its own: on through blocks only this way reaches)
+        let mut last = last;
+        for _ in 0..3 {
+            if exit.is_some() || sim.stack.len() <= 4 {
+                break;
+            }
+            let n = self.succ(last, EdgeKind::Fall)?;
+            if self.live_preds(n) != 1 {
+                return None;
+            }
+            for ins in self.instrs(n).iter() {
+                exit = sim.step(ins).ok()?;
+            }
+            last = n;
+        }
         // (the values under the statement's, placeholders here, untouched)
         let under = sim.stack.len() >= 4 && sim.stack[..4].iter().all(|v| *v == Val::WithExit);
         match exit {

@@ -386,9 +386,20 @@ impl Structurer<'_> {
         if tail.last().is_some_and(|i| plain_jump(i)) {
             tail.pop();
         }
-        let same = tail.len() == copy.len()
-            && tail.iter().zip(&copy).all(|(a, b)| key(a) == key(b))
-            && end == to;
+        // (alike by statements where both read, as 3.14's LOAD_FAST_BORROW and LOAD_FAST_CHECK
+        // of one name do; else by instructions)
+        let read = |ins: &[&framejit_bytecode::Instr]| {
+            let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
+            for i in ins {
+                sim.step(i).ok()?;
+            }
+            Some(sim.out)
+        };
+        let alike = match (read(&tail), read(&copy)) {
+            (Some(a), Some(b)) => a == b,
+            _ => tail.len() == copy.len() && tail.iter().zip(&copy).all(|(a, b)| key(a) == key(b)),
+        };
+        let same = alike && end == to;
         if same {
             return Some((Vec::new(), Vec::new()));
         }

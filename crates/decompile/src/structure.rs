@@ -2360,9 +2360,17 @@ impl<'a> Structurer<'a> {
         let same = |x: usize, y: usize| {
             self.same_place(x, y, lp) || self.resolve_jumps(x) == self.resolve_jumps(y)
         };
-        if !same(ta, tb) || !same(fa, fb) || sa.iter().any(|x| sb.contains(x)) {
+        if sa.iter().any(|x| sb.contains(x)) {
             return None;
         }
+        // (an arm written `not x` may test x and jump the other way: `a if c else not a`)
+        let eb = if same(ta, tb) && same(fa, fb) {
+            eb
+        } else if same(ta, fb) && same(fa, tb) {
+            negate(eb)
+        } else {
+            return None;
+        };
         // (the arm laid out first is the body: the compiler jumps over it to the `else`)
         let e = if f < t {
             Expr::IfExp {

@@ -577,7 +577,9 @@ impl Structurer<'_> {
             // where no clause gets to that point, only the body's normal path does: it is the
             // `else:` (code there must not run after a clause), and nothing follows the statement
             // (3.10 copies the code after the statement into the clauses; 3.8/3.9 lay it out after)
-            if end.is_some()
+            if let Some(stop) = self.legacy_end_at_pop_block(h, end, after) {
+                end = stop;
+            } else if end.is_some()
                 && end == after
                 && self.code.version == framejit_bytecode::PyVersion::V3_10
             {

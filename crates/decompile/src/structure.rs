@@ -16,6 +16,7 @@ mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
 mod coroutine;
+mod dead_clause_end;
 mod dup_tail;
 mod else_borrow;
 mod except_exit;
@@ -588,6 +589,7 @@ impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         cond_sense::set_version(code.version);
         let mut cfg = Cfg::build(&code.bytecode);
+        dead_clause_end::cut_dead_clause_ends(code, &mut cfg);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
             nop_header::merge_nop_headers(code, &mut cfg);

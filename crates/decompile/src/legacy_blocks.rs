@@ -584,9 +584,11 @@ impl Structurer<'_> {
                 && self.code.version == framejit_bytecode::PyVersion::V3_10
             {
                 let e = end.unwrap_or_default();
-                let from_clause = self.cfg.blocks[e].preds.iter().any(|&p| p >= h);
-                // (a plain return is the same in either place, and the tail rules below place it)
+                // (a clause may jump straight to where the body's jump goes)
                 let r = self.resolve_jumps(e);
+                let clause_to = |x: usize| self.cfg.blocks[x].preds.iter().any(|&p| p >= h);
+                let from_clause = clause_to(e) || clause_to(r);
+                // (a plain return is the same in either place, and the tail rules below place it)
                 let short_return = {
                     let ins = self.instrs(r);
                     ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
@@ -597,6 +599,9 @@ impl Structurer<'_> {
                 } else if !from_clause {
                     // (unless the clauses go on to other code: then the `return` is the `else:`)
                     end = self.legacy_else_return(h, e, lp).unwrap_or(end);
+                } else if !clause_to(e) && r != e {
+                    // (the body jumps to where a clause goes: the statement ends there)
+                    end = Some(r);
                 }
             }
             self.depth_offset += 3;

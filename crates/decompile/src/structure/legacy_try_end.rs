@@ -31,11 +31,20 @@ impl Structurer<'_> {
             return None;
         }
         let from_clause = self.cfg.blocks[e].preds.iter().any(|&p| p >= h);
-        let pops = self.instrs(e).first().is_some_and(|i| i.op.name == "POP_BLOCK");
+        let pops = self
+            .instrs(e)
+            .first()
+            .is_some_and(|i| i.op.name == "POP_BLOCK");
         if from_clause || !pops {
             return None;
         }
-        Some(self.legacy_try_to_stop(e))
+        // (where the enclosing region stops at that POP_BLOCK, an `if` ending there, say, the
+        // statement ends there too)
+        match self.stops.last().copied().flatten() {
+            None => Some(None),
+            Some(stop) if stop == e => None,
+            Some(_) => self.legacy_try_to_stop(e).map(Some),
+        }
     }
 
     /// Is `n`, the block after the last POP_BLOCK of the try / with statement whose handler is

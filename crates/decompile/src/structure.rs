@@ -2365,10 +2365,12 @@ impl<'a> Structurer<'a> {
         if sa.iter().any(|x| sb.contains(x)) {
             return None;
         }
-        // (an arm written `not x` may test x and jump the other way: `a if c else not a`)
+        // (an arm written `not x` may test x and jump the other way: `a if c else not a`; read
+        // so on ≤3.10, where the sweeps measured it)
+        let legacy = self.code.version <= framejit_bytecode::PyVersion::V3_10;
         let eb = if same(ta, tb) && same(fa, fb) {
             eb
-        } else if same(ta, fb) && same(fa, tb) {
+        } else if legacy && same(ta, fb) && same(fa, tb) {
             negate(eb)
         } else {
             return None;

@@ -599,8 +599,15 @@ impl Structurer<'_> {
                 } else if !from_clause {
                     // (unless the clauses go on to other code: then the `return` is the `else:`)
                     end = self.legacy_else_return(h, e, lp).unwrap_or(end);
-                } else if !clause_to(e) && r != e {
-                    // (the body jumps to where a clause goes: the statement ends there)
+                } else if !clause_to(e)
+                    && r != e
+                    && self
+                        .instrs(r)
+                        .last()
+                        .is_some_and(|i| i.op.name == "RETURN_VALUE")
+                {
+                    // (the body jumps to where a clause goes, a `return`: the statement ends
+                    // there)
                     end = Some(r);
                 }
             }

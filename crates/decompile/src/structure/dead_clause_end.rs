@@ -27,10 +27,7 @@ pub(super) fn cut_dead_clause_ends(code: &CodeInput, cfg: &mut Cfg) {
         }
         todo.extend(cfg.blocks[b].succs.iter().map(|e| e.to));
     }
-    for b in 0..n {
-        if seen[b] {
-            continue;
-        }
+    for (b, _) in seen.iter().enumerate().filter(|(_, &s)| !s) {
         let names: Vec<&str> = cfg.blocks[b]
             .instrs
             .iter()

@@ -13,7 +13,7 @@ impl Structurer<'_> {
         (e != stop && self.reach_within(e, &[Some(stop)])[stop]).then_some(stop)
     }
 
-    /// ≤3.9 try/except (handler `h`) taken to end at `end`, where the body's normal exit `after`
+    /// 3.9 try/except (handler `h`) taken to end at `end`, where the body's normal exit `after`
     /// goes: the POP_BLOCK closing an enclosing protected range (`try: ... except T: return ...
     /// finally:`, a try/except inside a try/finally), which no clause reaches (they all leave).
     /// Then the statement runs on to where the enclosing region stops, or to the end of the
@@ -27,7 +27,8 @@ impl Structurer<'_> {
         after: Option<usize>,
     ) -> Option<Option<usize>> {
         let (e, a) = (end?, after?);
-        if self.code.version > framejit_bytecode::PyVersion::V3_9 || self.resolve_jumps(a) != e {
+        // (3.9 only: 3.8's lowering lays finally bodies out alike, but was not swept with it)
+        if self.code.version != framejit_bytecode::PyVersion::V3_9 || self.resolve_jumps(a) != e {
             return None;
         }
         let from_clause = self.cfg.blocks[e].preds.iter().any(|&p| p >= h);

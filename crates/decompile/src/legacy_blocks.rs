@@ -577,21 +577,34 @@ impl Structurer<'_> {
             // where no clause gets to that point, only the body's normal path does: it is the
             // `else:` (code there must not run after a clause), and nothing follows the statement
             // (3.10 copies the code after the statement into the clauses; 3.8/3.9 lay it out after)
-            if end.is_some()
+            if let Some(stop) = self.legacy_end_at_pop_block(h, end, after) {
+                end = stop;
+            } else if end.is_some()
                 && end == after
                 && self.code.version == framejit_bytecode::PyVersion::V3_10
             {
                 let e = end.unwrap_or_default();
-                let from_clause = self.cfg.blocks[e].preds.iter().any(|&p| p >= h);
-                // (a plain return is the same in either place, and the tail rules below place it)
+                // (a clause may jump straight to where the body's jump goes)
                 let r = self.resolve_jumps(e);
+                let clause_to = |x: usize| self.cfg.blocks[x].preds.iter().any(|&p| p >= h);
+                let from_clause = clause_to(e);
+                // (a plain return is the same in either place, and the tail rules below place it)
                 let short_return = {
                     let ins = self.instrs(r);
                     ins.len() <= 3 && ins.last().is_some_and(|i| i.op.name == "RETURN_VALUE")
                 };
                 let plain_return = self.pure_return(r).is_some() || short_return;
+                let returns = self
+                    .instrs(r)
+                    .last()
+                    .is_some_and(|i| i.op.name == "RETURN_VALUE");
                 if !from_clause && !plain_return {
                     end = self.legacy_try_to_stop(e);
+                    if end.is_none() && r != e && clause_to(r) && returns {
+                        // (the body jumps to where a clause goes, code that returns: the
+                        // statement ends there)
+                        end = Some(r);
+                    }
                 } else if !from_clause {
                     // (unless the clauses go on to other code: then the `return` is the `else:`)
                     end = self.legacy_else_return(h, e, lp).unwrap_or(end);

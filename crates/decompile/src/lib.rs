@@ -15,6 +15,7 @@ pub mod exprs;
 pub mod flow;
 mod inlined_calls;
 pub mod input;
+mod lambda_value;
 mod legacy38;
 mod legacy_layout38;
 mod legacy_tail_return;
@@ -831,33 +832,25 @@ pub(crate) fn fold_comprehension(
     })
 }
 
-/// Statements that only return a value as that value: `return v`, and `if t: <returns a>` followed
-/// by (or with an `else:` of) statements returning `b` as `a if t else b` (the compiler copies the
-/// `return` of a lambda's conditional expression into each arm).
-fn returned_value(stmts: &[ast::Stmt]) -> Option<ast::Expr> {
-    match stmts {
-        [ast::Stmt::Return { value: Some(v) }] => Some(v.clone()),
-        [ast::Stmt::If { test, body, orelse }, rest @ ..] => {
-            let other = match (orelse.is_empty(), rest.is_empty()) {
-                (true, false) => returned_value(rest)?,
-                (false, true) => returned_value(orelse)?,
-                _ => return None,
-            };
-            Some(ast::Expr::IfExp {
-                test: Box::new(test.clone()),
-                body: Box::new(returned_value(body)?),
-                orelse: Box::new(other),
-            })
-        }
-        _ => None,
-    }
-}
-
 /// A lambda's code object as a `lambda` expression.
 pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, DecompileError> {
     let body = structure::Structurer::statements(code)?;
-    let value = returned_value(&body).ok_or_else(|| {
-        DecompileError::new(code, "a lambda whose body is not one returned expression")
+    let temp = |n: &str| {
+        let spill = n
+            .strip_prefix("_tmp")
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()));
+        spill && !code.varnames.iter().any(|v| v == n)
+    };
+    let value = lambda_value::returned_value(&body, &temp).ok_or_else(|| {
+        // (FRAMEJIT_DEBUG_LAMBDA=1 shows the statements, for whoever works on the decompiler)
+        let detail = match std::env::var_os("FRAMEJIT_DEBUG_LAMBDA") {
+            Some(_) => format!(":\n{body:?}"),
+            None => String::new(),
+        };
+        DecompileError::new(
+            code,
+            format!("a lambda whose body is not one returned expression{detail}"),
+        )
     })?;
     Ok(ast::Expr::Lambda {
         args: Box::new(arguments(code, Some(f))),

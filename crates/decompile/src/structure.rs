@@ -16,6 +16,7 @@ mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
 mod coroutine;
+mod dead_clause_end;
 mod dup_tail;
 mod else_borrow;
 mod except_exit;
@@ -590,6 +591,7 @@ impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         cond_sense::set_version(code.version);
         let mut cfg = Cfg::build(&code.bytecode);
+        dead_clause_end::cut_dead_clause_ends(code, &mut cfg);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
             nop_header::merge_nop_headers(code, &mut cfg);
@@ -2368,9 +2370,19 @@ impl<'a> Structurer<'a> {
         let same = |x: usize, y: usize| {
             self.same_place(x, y, lp) || self.resolve_jumps(x) == self.resolve_jumps(y)
         };
-        if !same(ta, tb) || !same(fa, fb) || sa.iter().any(|x| sb.contains(x)) {
+        if sa.iter().any(|x| sb.contains(x)) {
             return None;
         }
+        // (an arm written `not x` may test x and jump the other way: `a if c else not a`; read
+        // so on ≤3.10, where the sweeps measured it)
+        let legacy = self.code.version <= framejit_bytecode::PyVersion::V3_10;
+        let eb = if same(ta, tb) && same(fa, fb) {
+            eb
+        } else if legacy && same(ta, fb) && same(fa, tb) {
+            negate(eb)
+        } else {
+            return None;
+        };
         // (the arm laid out first is the body: the compiler jumps over it to the `else`)
         let e = if f < t {
             Expr::IfExp {

@@ -13,6 +13,41 @@ impl Structurer<'_> {
         (e != stop && self.reach_within(e, &[Some(stop)])[stop]).then_some(stop)
     }
 
+    /// 3.9 try/except (handler `h`) taken to end at `end`, where the body's normal exit `after`
+    /// goes: the POP_BLOCK closing an enclosing protected range (`try: ... except T: return ...
+    /// finally:`, a try/except inside a try/finally), which no clause reaches (they all leave).
+    /// Then the statement runs on to where the enclosing region stops, or to the end of the
+    /// enclosing body (`None`), the POP_BLOCK being its `else:` part, as 3.10 reads it (3.10
+    /// copies the code after the statement into the clauses; 3.9 lays it out after the finally
+    /// body's copy). `None`: not that shape.
+    pub(super) fn legacy_end_at_pop_block(
+        &self,
+        h: usize,
+        end: Option<usize>,
+        after: Option<usize>,
+    ) -> Option<Option<usize>> {
+        let (e, a) = (end?, after?);
+        // (3.9 only: 3.8's lowering lays finally bodies out alike, but was not swept with it)
+        if self.code.version != framejit_bytecode::PyVersion::V3_9 || self.resolve_jumps(a) != e {
+            return None;
+        }
+        let from_clause = self.cfg.blocks[e].preds.iter().any(|&p| p >= h);
+        let pops = self
+            .instrs(e)
+            .first()
+            .is_some_and(|i| i.op.name == "POP_BLOCK");
+        if from_clause || !pops {
+            return None;
+        }
+        // (where the enclosing region stops at that POP_BLOCK, an `if` ending there, say, the
+        // statement ends there too)
+        match self.stops.last().copied().flatten() {
+            None => Some(None),
+            Some(stop) if stop == e => None,
+            Some(_) => self.legacy_try_to_stop(e).map(Some),
+        }
+    }
+
     /// Is `n`, the block after the last POP_BLOCK of the try / with statement whose handler is
     /// `h`, a `break` out of the `for` loop `lp` (its iterator popped, a jump to the loop's exit),
     /// laid out before the handler? Then it leaves the body, which never completes: the normal

@@ -12,6 +12,7 @@ use framejit_bytecode::{Instr, Item};
 mod arm_order;
 mod block_instrs;
 mod break_first;
+mod chain_ifexp;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -824,6 +825,22 @@ impl<'a> Structurer<'a> {
         } else {
             self.compound_test(vec![b], &left, test, jump_if, fall, taken, None)
         };
+        self.expr_arms(test, jump_if, keep, copy, (fall, taken), left, merge)
+    }
+
+    /// The arms of an expression branch (test `test`, true when `jump_if` to `taken`, else falling
+    /// to `fall`) up to `merge`, combined into one value on the stack `left`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn expr_arms(
+        &mut self,
+        test: Expr,
+        jump_if: bool,
+        keep: bool,
+        copy: bool,
+        (fall, taken): (usize, usize),
+        left: Vec<Val>,
+        merge: usize,
+    ) -> Result<(Vec<Val>, usize), DecompileError> {
         let mut taken_stack = left.clone();
         if keep {
             taken_stack.push(Val::Expr(test.clone()));
@@ -1609,6 +1626,17 @@ impl<'a> Structurer<'a> {
                 } => {
                     // `if a < b < c:` — the middle operand waits under the first comparison
                     if !keep && !copy && !jump_if && matches!(left.last(), Some(Val::Chain(_))) {
+                        // (`x if a < b < c else y`: the arms compute a value)
+                        if let Some((stack, merge)) = self.chain_ifexp(b, &test, &left)? {
+                            if stack.len() < base.len() {
+                                return Err(
+                                    self.err("an expression branch pops below its statement")
+                                );
+                            }
+                            carry = self.above(&stack, base)?;
+                            b = merge;
+                            continue;
+                        }
                         let cond = self.chain_cond(b, test, left, base)?;
                         match self.branch_to(b, base, lp, cond, &mut out)? {
                             Some((m, more)) => {
@@ -2359,6 +2387,13 @@ impl<'a> Structurer<'a> {
         // (blocks that only jump to one place are that place: 3.12+ copy a loop's jump back)
         let same = |x: usize, y: usize| {
             self.same_place(x, y, lp) || self.resolve_jumps(x) == self.resolve_jumps(y)
+        };
+        // (an arm compiled with its jump the other way: `if (a if c else not a):` tests `a`
+        // in both, jumping on false in one and on true in the other)
+        let (eb, tb, fb) = if !same(ta, tb) && same(ta, fb) && same(fa, tb) {
+            (negate(eb), fb, tb)
+        } else {
+            (eb, tb, fb)
         };
         if !same(ta, tb) || !same(fa, fb) || sa.iter().any(|x| sb.contains(x)) {
             return None;

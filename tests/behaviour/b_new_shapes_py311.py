@@ -1,0 +1,74 @@
+"""Behaviour suite: shapes 3.11 lays out without copying a small exit block into each arm.
+
+A conditional expression tested for truth whose arms jump opposite ways (`if (a if b else not a):`:
+the first arm jumps on false, the second, a `not`, on true, to the same place); a chained
+comparison as the test of a conditional expression that computes a value (`x if a < b < c else
+y`: the cleanup of the kept middle operand goes to the `else` value, the arms meet at one merge
+carrying the value)."""
+
+
+def ifexp_test_not_arm(a, b):
+    if (a if b else not a):
+        return "then"
+    return "else"
+
+
+def ifexp_test_not_first(a, b, c):
+    if (not a if b else c):
+        return "then"
+    return "else"
+
+
+def ifexp_test_not_arm_body(a, b, log):
+    if (a if b else not a):
+        log.append("t")
+    else:
+        log.append("f")
+    log.append("end")
+    return log
+
+
+def ifexp_test_not_arm_while(n, m):
+    out = []
+    while (n if m else not n):
+        out.append(n)
+        n -= 1
+        if len(out) > 5:
+            break
+    return out
+
+
+def ifexp_test_negated(a, b):
+    if not (a if b else not a):
+        return "then"
+    return "else"
+
+
+def chain_ifexp_and(x):
+    return "mid" if 0 < x < 10 and x != 5 else "out"
+
+
+def chain_ifexp_plain(x, lo, hi):
+    return "in" if lo <= x < hi else "out"
+
+
+def chain_ifexp_three(a, b, c, d):
+    return [a, d] if a < b < c < d else None
+
+
+def chain_ifexp_assign(x, y):
+    z = x if 0 <= x < y else y
+    return z * 2
+
+
+CASES = {
+    "ifexp_test_not_arm": [(1, 1), (0, 1), (1, 0), (0, 0), ([], "x"), ("s", "")],
+    "ifexp_test_not_first": [(1, 1, 0), (0, 1, 0), (1, 0, 1), (0, 0, 0), (0, 0, [1])],
+    "ifexp_test_not_arm_body": [(1, 1, []), (0, 1, []), (1, 0, []), (0, 0, [])],
+    "ifexp_test_not_arm_while": [(3, 1), (0, 1), (3, 0), (0, 0), (-2, 1)],
+    "ifexp_test_negated": [(1, 1), (0, 1), (1, 0), (0, 0)],
+    "chain_ifexp_and": [(-1,), (0,), (3,), (5,), (9,), (10,), (11,), (4.5,)],
+    "chain_ifexp_plain": [(1, 0, 2), (0, 0, 2), (2, 0, 2), (-1, 0, 2), (1, 2, 0)],
+    "chain_ifexp_three": [(1, 2, 3, 4), (1, 3, 2, 4), (4, 3, 2, 1), (1, 2, 3, 3)],
+    "chain_ifexp_assign": [(1, 3), (3, 3), (-1, 3), (0, 0)],
+}

@@ -71,4 +71,55 @@ CASES = {
     "chain_ifexp_plain": [(1, 0, 2), (0, 0, 2), (2, 0, 2), (-1, 0, 2), (1, 2, 0)],
     "chain_ifexp_three": [(1, 2, 3, 4), (1, 3, 2, 4), (4, 3, 2, 1), (1, 2, 3, 3)],
     "chain_ifexp_assign": [(1, 3), (3, 3), (-1, 3), (0, 0)],
+    "clause_copy_try_name": [(1,), (0,), ("a",)],
+    "clause_copy_try_plain": [(2, 5), (0, 5), (0, None), ("a", 1)],
+    "clause_copy_try_two": [("3",), ("x",), (None,), (4.5,)],
+    "clause_copy_try_attr": [([1],), (3,), ("ab",)],
 }
+
+
+def clause_copy_try_name(x):
+    e = "before"
+    try:
+        1 / x
+    except ZeroDivisionError as e:
+        pass
+    try:
+        return e
+    except NameError:
+        return "cleared"
+
+
+def clause_copy_try_plain(x, y):
+    try:
+        r = 10 // x
+    except ZeroDivisionError:
+        r = y
+    try:
+        return r
+    except NameError:
+        return "unbound"
+
+
+def clause_copy_try_two(x):
+    try:
+        v = int(x)
+    except ValueError:
+        pass
+    except TypeError:
+        v = -1
+    try:
+        return v
+    except UnboundLocalError:
+        return "unset"
+
+
+def clause_copy_try_attr(o):
+    try:
+        n = o.count
+    except AttributeError:
+        n = 0
+    try:
+        return n
+    finally:
+        o = None

@@ -51,6 +51,7 @@ use loop_shapes::is_in_or_is;
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
 mod match_stmt;
+mod shared_handler;
 mod spill_branch;
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
@@ -101,6 +102,10 @@ pub struct Structurer<'a> {
     /// What the last region left on the stack above its base where it reached its stop (`None`
     /// where it ended otherwise): the value an `if`'s arms each compute in generated code.
     stop_carry: Option<Vec<Val>>,
+    /// The try statement being structured: where its body's normal path goes on, and the blocks
+    /// its clauses' copies of the code after it placed that the normal path reaches too
+    /// (`shared_handler`).
+    clause_copies: (Option<usize>, Vec<usize>),
     /// Spill mode: values kept across the branch `branch_to` structures next, which its arms start
     /// with over the statement's base.
     arms_carry: Vec<Val>,
@@ -659,6 +664,7 @@ impl<'a> Structurer<'a> {
             work: 0,
             spill_base: None,
             stop_carry: None,
+            clause_copies: (None, Vec::new()),
             arms_carry: Vec::new(),
             try_carry: Vec::new(),
             try_out_carry: Vec::new(),
@@ -2723,7 +2729,11 @@ impl<'a> Structurer<'a> {
         self.active.push((h, cleanup));
         self.depth_offset += 1;
         self.saved_exc.push(base.len());
+        let outer = std::mem::replace(&mut self.clause_copies, (after, Vec::new()));
         let handlers = self.handler_clauses(h, cleanup, stop, base, lp);
+        // (blocks the clauses' copies of the code after the statement placed, which the normal
+        // path's copy reaches too: a handler under both)
+        let shared = std::mem::replace(&mut self.clause_copies, outer).1;
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
@@ -2748,7 +2758,15 @@ impl<'a> Structurer<'a> {
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again
         if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
+            // (the clauses' copy, kept as the code after the statement, placed them)
+            if end.is_none() {
+                shared.iter().for_each(|&x| self.emitted[x] = true);
+            }
             after_try = t;
+        } else if !shared.is_empty() {
+            return Err(self.err(
+                "a block would come out twice (a handler of code copied into an except clause)",
+            ));
         } else if let Some(t) = (tails.is_empty()
             && !star
             && finalbody.is_none()
@@ -2954,6 +2972,7 @@ impl<'a> Structurer<'a> {
             }
             if first == Some("POP_TOP") {
                 // bare `except:`, always last
+                let placed = self.emitted.clone();
                 let mut stmts = self.region_carry(cur, end, base, exc(), lp)?;
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
@@ -2963,6 +2982,7 @@ impl<'a> Structurer<'a> {
                 }
                 if let Some(t) = except_exit::split_pop_except(&mut stmts) {
                     tails.push((clauses.len(), t));
+                    self.release_shared(&placed);
                 }
                 clauses.push(ExceptHandler {
                     type_: None,
@@ -3002,12 +3022,14 @@ impl<'a> Structurer<'a> {
                 .succ(last, EdgeKind::Fall)
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
+            let placed = self.emitted.clone();
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
             if except_exit::ends_with_exit_after_marker(&stmts) {
                 exit_copies.push(clauses.len());
             }
             if let Some(t) = except_exit::split_pop_except(&mut stmts) {
                 tails.push((clauses.len(), t));
+                self.release_shared(&placed);
             }
             // `except T as name:` binds the exception first and unbinds it at the end
             let name = take_clause_binding(&mut stmts).flatten();

@@ -4,7 +4,24 @@ A conditional expression tested for truth whose arms jump opposite ways (`if (a 
 the first arm jumps on false, the second, a `not`, on true, to the same place); a chained
 comparison as the test of a conditional expression that computes a value (`x if a < b < c else
 y`: the cleanup of the kept middle operand goes to the `else` value, the arms meet at one merge
-carrying the value)."""
+carrying the value); code after a try statement that is itself a try, copied (3.13+) into each
+except clause under the one handler the normal path's copy has too; a with statement whose body
+never completes normally followed by more code, which 3.11 lays out in the same block as the
+suppressed path's pops (run with context managers that suppress the exception and that do not)."""
+
+
+class Gate:
+    def __init__(self, log, suppress):
+        self.log = log
+        self.suppress = suppress
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self.log
+
+    def __exit__(self, typ, val, tb):
+        self.log.append("exit" if typ is None else "exit " + typ.__name__)
+        return self.suppress
 
 
 def ifexp_test_not_arm(a, b):
@@ -61,6 +78,53 @@ def chain_ifexp_assign(x, y):
     return z * 2
 
 
+def with_return_then_code(x, suppress):
+    log = []
+    with Gate(log, suppress):
+        return log, 10 // x
+    log.append("suppressed")
+    return log, None
+
+
+def with_as_raise_then_code(x, suppress):
+    with Gate([], suppress) as log:
+        raise ValueError(x)
+    log.append(x)
+    if x:
+        return log
+    return "no x"
+
+
+def with_nested_never_completes(x, s1, s2):
+    log = []
+    with Gate(log, s1):
+        with Gate(log, s2):
+            return 10 // x
+        log.append("inner")
+    log.append("outer")
+    return log
+
+
+def with_never_completes_in_loop(xs, suppress):
+    log = []
+    for x in xs:
+        with Gate(log, suppress):
+            return 10 // x, log
+        log.append(x)
+    return log
+
+
+def with_never_completes_try(x, suppress):
+    log = []
+    try:
+        with Gate(log, suppress):
+            return 10 // x
+        log.append("after")
+    except ZeroDivisionError:
+        log.append("caught")
+    return log
+
+
 CASES = {
     "ifexp_test_not_arm": [(1, 1), (0, 1), (1, 0), (0, 0), ([], "x"), ("s", "")],
     "ifexp_test_not_first": [(1, 1, 0), (0, 1, 0), (1, 0, 1), (0, 0, 0), (0, 0, [1])],
@@ -75,6 +139,11 @@ CASES = {
     "clause_copy_try_plain": [(2, 5), (0, 5), (0, None), ("a", 1)],
     "clause_copy_try_two": [("3",), ("x",), (None,), (4.5,)],
     "clause_copy_try_attr": [([1],), (3,), ("ab",)],
+    "with_return_then_code": [(1, False), (0, True), (0, False), (2, True)],
+    "with_as_raise_then_code": [(1, True), (0, True), (1, False)],
+    "with_nested_never_completes": [(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1), (0, 0, 0)],
+    "with_never_completes_in_loop": [([1], 0), ([0, 2], 1), ([0, 0], 1), ([0], 0), ([], 1)],
+    "with_never_completes_try": [(1, 0), (0, 1), (0, 0)],
 }
 
 

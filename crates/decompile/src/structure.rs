@@ -43,6 +43,7 @@ mod twice_shapes;
 mod while_break;
 mod while_fold;
 mod with_exits;
+mod with_tail_split;
 pub(crate) use comp_lines::assign_apart;
 pub use coroutine::{bare_returns, keep_generator};
 use loop_exits::arms_leave;
@@ -597,6 +598,7 @@ impl<'a> Structurer<'a> {
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
             nop_header::merge_nop_headers(code, &mut cfg);
+            with_tail_split::split_suppressed_tails(code, &mut cfg);
         }
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
@@ -2622,9 +2624,13 @@ impl<'a> Structurer<'a> {
         // statement follows in the handler's block, or a jump there)
         let mut jumps_on = None;
         if suppressed.is_none() && after.is_none() {
-            jumps_on = self.with_suppressed_only_returns(h, exits).ok_or_else(|| {
-                self.err("a with statement whose suppressed path runs on in its handler")
-            })?;
+            let runs_on = || self.suppressed_runs_on(h).map(Some);
+            jumps_on = self
+                .with_suppressed_only_returns(h, exits)
+                .or_else(runs_on)
+                .ok_or_else(|| {
+                    self.err("a with statement whose suppressed path runs on in its handler")
+                })?;
         }
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
         for x in h..=suppressed.unwrap_or(h).max(cleanup.unwrap_or(h)) {

@@ -16,9 +16,11 @@ ALL = {
     "with_never_completes_suppress", "with_then_raise", "with_in_clause", "run_raise",
     "for_break_copied_exit", "for_break_in_try_body", "for_try_break",
 }
-# 3.11 refuses a with body that never completes followed by code (the code after it follows the
-# handler's POP_EXCEPT in its block; it used to be dropped); 3.12+ jump there, now followed
-REFUSED_311 = {"with_never_completes", "with_never_completes_suppress"}
+# 3.11+: a with body that never completes followed by code (3.11 lays that code out after the
+# handler's POP_EXCEPT in its block: split off there; 3.12+ jump there) decompiles; compiled
+# again here without the module's `import contextlib`, `contextlib.suppress` is a method call
+# (LOAD_METHOD, not LOAD_ATTR), so only its decompiling is checked (its behaviour is the suite's)
+NEVER_COMPLETES = {"with_never_completes", "with_never_completes_suppress"}
 
 
 @pytest.mark.parametrize("minor", [9, 10, 11, 12, 13, 14])
@@ -29,7 +31,7 @@ def test_legacy_copies(minor: int) -> None:
         r = cases[name]
         if minor <= 10:
             assert r["decompiled"] and r["identical"], (name, r.get("error"), r.get("source"))
-        elif name in REFUSED_311 and minor == 11:
-            assert not r["decompiled"], (name, r.get("source"))
-        elif name in REFUSED_311:
+        elif name in NEVER_COMPLETES:
             assert r["decompiled"], (name, r.get("error"))
+            if name == "with_never_completes":
+                assert r["identical"], (name, r.get("source"))

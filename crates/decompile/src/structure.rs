@@ -2763,16 +2763,19 @@ impl<'a> Structurer<'a> {
         };
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again
-        if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
-            // (the clauses' copy, kept as the code after the statement, placed them)
-            if end.is_none() {
-                shared.iter().for_each(|&x| self.emitted[x] = true);
-            }
-            after_try = t;
-        } else if !shared.is_empty() {
+        let placed = self.place_copied_tail(&tails, &mut rest, end, base, lp);
+        // (the clauses' copy, kept as the code after the statement or in its clause, placed
+        // them; where the normal path placed them again, they would come out twice)
+        if placed.is_none() && shared.iter().any(|&x| self.emitted[x]) {
             return Err(self.err(
                 "a block would come out twice (a handler of code copied into an except clause)",
             ));
+        }
+        if placed.is_none() || end.is_none() {
+            shared.iter().for_each(|&x| self.emitted[x] = true);
+        }
+        if let Some(t) = placed {
+            after_try = t;
         } else if let Some(t) = (tails.is_empty()
             && !star
             && finalbody.is_none()

@@ -31,6 +31,26 @@ impl Structurer<'_> {
             return Ok(None);
         };
         let under = left[..under].to_vec();
+        // (where it is not of this shape, the statement's reading goes on as before)
+        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+        let arms = self.chain_arms(b, test, left, under, merge);
+        if arms.is_err() {
+            (self.visits, self.emitted, self.work) = saved;
+            return Ok(None);
+        }
+        arms.map(Some)
+    }
+
+    /// [`Self::chain_ifexp`]'s reading: the comparison as a condition, its arms as values up to
+    /// `merge` on the stack `under`.
+    fn chain_arms(
+        &mut self,
+        b: usize,
+        test: &Expr,
+        left: &[Val],
+        under: Vec<Val>,
+        merge: usize,
+    ) -> Result<(Vec<Val>, usize), DecompileError> {
         let mut cond = self.chain_cond(b, test.clone(), left.to_vec(), &under)?;
         // (the last comparison, when true, jumps over the cleanup: a block that only jumps, which
         // the tests after it (`and c2`) are folded through)
@@ -60,7 +80,6 @@ impl Structurer<'_> {
             cond.taken,
             None,
         );
-        let arms = self.expr_arms(test, jump_if, false, false, (fall, taken), under, merge)?;
-        Ok(Some(arms))
+        self.expr_arms(test, jump_if, false, false, (fall, taken), under, merge)
     }
 }

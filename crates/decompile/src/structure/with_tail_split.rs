@@ -176,3 +176,65 @@ impl super::Structurer<'_> {
         (only_pops && pops_end && *p >= h).then_some(n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(instrs: Vec<usize>, succs: Vec<(usize, EdgeKind)>, preds: Vec<usize>) -> Block {
+        Block {
+            instrs,
+            labels: Vec::new(),
+            succs: succs
+                .into_iter()
+                .map(|(to, kind)| Edge { to, kind })
+                .collect(),
+            preds,
+            handler: None,
+        }
+    }
+
+    #[test]
+    fn split_moves_the_rest_and_renumbers() {
+        // 0 -> 1 (jump) / 2 (fall); 1 handled by 3; 2 -> 3
+        let mut cfg = Cfg {
+            blocks: vec![
+                block(
+                    vec![0],
+                    vec![(1, EdgeKind::Jump), (2, EdgeKind::Fall)],
+                    vec![],
+                ),
+                block(vec![1, 2, 3], vec![(3, EdgeKind::Exception)], vec![0]),
+                block(vec![4], vec![(3, EdgeKind::Fall)], vec![0]),
+                block(vec![5], vec![], vec![1, 2]),
+            ],
+        };
+        cfg.blocks[1].handler = Some((3, 0, false));
+        split_block(&mut cfg, 1, 2);
+        assert_eq!(cfg.blocks.len(), 5);
+        assert_eq!(cfg.blocks[1].instrs, vec![1, 2]);
+        assert_eq!(cfg.blocks[2].instrs, vec![3]);
+        let to = |b: usize| -> Vec<(usize, EdgeKind)> {
+            cfg.blocks[b].succs.iter().map(|e| (e.to, e.kind)).collect()
+        };
+        assert_eq!(to(0), vec![(1, EdgeKind::Jump), (3, EdgeKind::Fall)]);
+        assert_eq!(to(1), vec![(2, EdgeKind::Fall), (4, EdgeKind::Exception)]);
+        assert_eq!(to(2), vec![(4, EdgeKind::Exception)]);
+        assert_eq!(to(3), vec![(4, EdgeKind::Fall)]);
+        assert_eq!(cfg.blocks[2].preds, vec![1]);
+        assert_eq!(cfg.blocks[2].handler.map(|h| h.0), Some(4));
+        let mut p = cfg.blocks[4].preds.clone();
+        p.sort_unstable();
+        assert_eq!(p, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn no_split_at_the_ends() {
+        let mut cfg = Cfg {
+            blocks: vec![block(vec![0, 1], vec![], vec![])],
+        };
+        split_block(&mut cfg, 0, 0);
+        split_block(&mut cfg, 0, 2);
+        assert_eq!(cfg.blocks.len(), 1);
+    }
+}

@@ -12,6 +12,7 @@ use framejit_bytecode::{Instr, Item};
 mod arm_order;
 mod block_instrs;
 mod break_first;
+mod chain_ifexp;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -45,6 +46,7 @@ mod twice_shapes;
 mod while_break;
 mod while_fold;
 mod with_exits;
+mod with_tail_split;
 pub(crate) use comp_lines::assign_apart;
 pub use coroutine::{bare_returns, keep_generator};
 use loop_exits::arms_leave;
@@ -53,6 +55,7 @@ use loop_shapes::is_in_or_is;
 mod legacy_blocks;
 #[path = "match_stmt.rs"]
 mod match_stmt;
+mod shared_handler;
 mod spill_branch;
 
 /// The loop a region is inside: where `continue` and `break` go, and the `while` test that a bottom
@@ -103,6 +106,10 @@ pub struct Structurer<'a> {
     /// What the last region left on the stack above its base where it reached its stop (`None`
     /// where it ended otherwise): the value an `if`'s arms each compute in generated code.
     stop_carry: Option<Vec<Val>>,
+    /// The try statement being structured: where its body's normal path goes on, and the blocks
+    /// its clauses' copies of the code after it placed that the normal path reaches too
+    /// (`shared_handler`).
+    clause_copies: (Option<usize>, Vec<usize>),
     /// Spill mode: values kept across the branch `branch_to` structures next, which its arms start
     /// with over the statement's base.
     arms_carry: Vec<Val>,
@@ -595,6 +602,7 @@ impl<'a> Structurer<'a> {
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
             nop_header::merge_nop_headers(code, &mut cfg);
+            with_tail_split::split_suppressed_tails(code, &mut cfg);
         }
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
@@ -662,6 +670,7 @@ impl<'a> Structurer<'a> {
             work: 0,
             spill_base: None,
             stop_carry: None,
+            clause_copies: (None, Vec::new()),
             arms_carry: Vec::new(),
             try_carry: Vec::new(),
             try_out_carry: Vec::new(),
@@ -828,6 +837,22 @@ impl<'a> Structurer<'a> {
         } else {
             self.compound_test(vec![b], &left, test, jump_if, fall, taken, None)
         };
+        self.expr_arms(test, jump_if, keep, copy, (fall, taken), left, merge)
+    }
+
+    /// The arms of an expression branch (test `test`, true when `jump_if` to `taken`, else falling
+    /// to `fall`) up to `merge`, combined into one value on the stack `left`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn expr_arms(
+        &mut self,
+        test: Expr,
+        jump_if: bool,
+        keep: bool,
+        copy: bool,
+        (fall, taken): (usize, usize),
+        left: Vec<Val>,
+        merge: usize,
+    ) -> Result<(Vec<Val>, usize), DecompileError> {
         let mut taken_stack = left.clone();
         if keep {
             taken_stack.push(Val::Expr(test.clone()));
@@ -1613,6 +1638,17 @@ impl<'a> Structurer<'a> {
                 } => {
                     // `if a < b < c:` — the middle operand waits under the first comparison
                     if !keep && !copy && !jump_if && matches!(left.last(), Some(Val::Chain(_))) {
+                        // (`x if a < b < c else y`: the arms compute a value)
+                        if let Some((stack, merge)) = self.chain_ifexp(b, &test, &left)? {
+                            if stack.len() < base.len() {
+                                return Err(
+                                    self.err("an expression branch pops below its statement")
+                                );
+                            }
+                            carry = self.above(&stack, base)?;
+                            b = merge;
+                            continue;
+                        }
                         let cond = self.chain_cond(b, test, left, base)?;
                         match self.branch_to(b, base, lp, cond, &mut out)? {
                             Some((m, more)) => {
@@ -2370,19 +2406,16 @@ impl<'a> Structurer<'a> {
         let same = |x: usize, y: usize| {
             self.same_place(x, y, lp) || self.resolve_jumps(x) == self.resolve_jumps(y)
         };
-        if sa.iter().any(|x| sb.contains(x)) {
+        // (an arm compiled with its jump the other way: `if (a if c else not a):` tests `a`
+        // in both, jumping on false in one and on true in the other)
+        let (eb, tb, fb) = if !same(ta, tb) && same(ta, fb) && same(fa, tb) {
+            (negate(eb), fb, tb)
+        } else {
+            (eb, tb, fb)
+        };
+        if !same(ta, tb) || !same(fa, fb) || sa.iter().any(|x| sb.contains(x)) {
             return None;
         }
-        // (an arm written `not x` may test x and jump the other way: `a if c else not a`; read
-        // so on ≤3.10, where the sweeps measured it)
-        let legacy = self.code.version <= framejit_bytecode::PyVersion::V3_10;
-        let eb = if same(ta, tb) && same(fa, fb) {
-            eb
-        } else if legacy && same(ta, fb) && same(fa, tb) {
-            negate(eb)
-        } else {
-            return None;
-        };
         // (the arm laid out first is the body: the compiler jumps over it to the `else`)
         let e = if f < t {
             Expr::IfExp {
@@ -2632,13 +2665,15 @@ impl<'a> Structurer<'a> {
             jumps_on = match self.with_suppressed_only_returns(h, exits) {
                 Some(j) => j,
                 // (the code after the statement, copied after the pops: it follows the statement)
-                None => {
-                    let (copy, to) = self.with_suppressed_tail(h, exits).ok_or_else(|| {
+                None => match self.with_suppressed_tail(h, exits) {
+                    Some((copy, to)) => {
+                        tail = copy;
+                        to
+                    }
+                    None => Some(self.suppressed_runs_on(h).ok_or_else(|| {
                         self.err("a with statement whose suppressed path runs on in its handler")
-                    })?;
-                    tail = copy;
-                    to
-                }
+                    })?),
+                },
             };
         }
         let cleanup = self.cfg.blocks[h].handler.map(|x| x.0);
@@ -2748,7 +2783,11 @@ impl<'a> Structurer<'a> {
         self.active.push((h, cleanup));
         self.depth_offset += 1;
         self.saved_exc.push(base.len());
+        let outer = std::mem::replace(&mut self.clause_copies, (after, Vec::new()));
         let handlers = self.handler_clauses(h, cleanup, stop, base, lp);
+        // (blocks the clauses' copies of the code after the statement placed, which the normal
+        // path's copy reaches too: a handler under both)
+        let shared = std::mem::replace(&mut self.clause_copies, outer).1;
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
@@ -2772,7 +2811,18 @@ impl<'a> Structurer<'a> {
         };
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again
-        if let Some(t) = self.place_copied_tail(&tails, &mut rest, end, base, lp) {
+        let placed = self.place_copied_tail(&tails, &mut rest, end, base, lp);
+        // (the clauses' copy, kept as the code after the statement or in its clause, placed
+        // them; where the normal path placed them again, they would come out twice)
+        if placed.is_none() && shared.iter().any(|&x| self.emitted[x]) {
+            return Err(self.err(
+                "a block would come out twice (a handler of code copied into an except clause)",
+            ));
+        }
+        if placed.is_none() || end.is_none() {
+            shared.iter().for_each(|&x| self.emitted[x] = true);
+        }
+        if let Some(t) = placed {
             after_try = t;
         } else if let Some(t) = (tails.is_empty()
             && !star
@@ -2979,6 +3029,7 @@ impl<'a> Structurer<'a> {
             }
             if first == Some("POP_TOP") {
                 // bare `except:`, always last
+                let placed = self.emitted.clone();
                 let mut stmts = self.region_carry(cur, end, base, exc(), lp)?;
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
@@ -2988,6 +3039,7 @@ impl<'a> Structurer<'a> {
                 }
                 if let Some(t) = except_exit::split_pop_except(&mut stmts) {
                     tails.push((clauses.len(), t));
+                    self.release_shared(&placed);
                 }
                 clauses.push(ExceptHandler {
                     type_: None,
@@ -3027,12 +3079,14 @@ impl<'a> Structurer<'a> {
                 .succ(last, EdgeKind::Fall)
                 .ok_or_else(|| self.err("an except clause without a body"))?;
             let carry = self.above(&left, base)?;
+            let placed = self.emitted.clone();
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
             if except_exit::ends_with_exit_after_marker(&stmts) {
                 exit_copies.push(clauses.len());
             }
             if let Some(t) = except_exit::split_pop_except(&mut stmts) {
                 tails.push((clauses.len(), t));
+                self.release_shared(&placed);
             }
             // `except T as name:` binds the exception first and unbinds it at the end
             let name = take_clause_binding(&mut stmts).flatten();

@@ -312,6 +312,26 @@ impl Structurer<'_> {
     /// loop after it, and copies into a `break` only an exit with no line of its own (the implicit
     /// `return None`, with the exit calls of the `with` statements it leaves): an exit laid out
     /// before the loop's last block that leaves the function and ends otherwise was written there.
+    /// The block the fall-through chain from `x` ends at (blocks only falling on, up to four).
+    pub(super) fn fall_chain_end(&self, x: usize) -> usize {
+        let mut end = x;
+        for _ in 0..4 {
+            match self.only_fall(end) {
+                Some(n) => end = n,
+                None => break,
+            }
+        }
+        end
+    }
+
+    /// Block `b` goes nowhere in the code (only its exception edges leave it): it returns or raises.
+    pub(super) fn only_leaves(&self, b: usize) -> bool {
+        self.cfg.blocks[b]
+            .succs
+            .iter()
+            .all(|e| e.kind == EdgeKind::Exception)
+    }
+
     pub(super) fn return_in_body(&self, x: usize, body: &[usize]) -> bool {
         let version = self.code.version;
         if version < PyVersion::V3_10 || version > PyVersion::V3_11 {
@@ -320,17 +340,8 @@ impl Structurer<'_> {
         if body.iter().max().is_none_or(|&last| x > last) {
             return false;
         }
-        let mut end = x;
-        for _ in 0..4 {
-            match self.only_fall(end) {
-                Some(n) => end = n,
-                None => break,
-            }
-        }
-        let leaves = self.cfg.blocks[end]
-            .succs
-            .iter()
-            .all(|e| e.kind == EdgeKind::Exception);
+        let end = self.fall_chain_end(x);
+        let leaves = self.only_leaves(end);
         let instrs = self.instrs(end);
         let real: Vec<_> = instrs.iter().filter(|i| i.op.name != "NOP").collect();
         let returns_none = match real.as_slice() {

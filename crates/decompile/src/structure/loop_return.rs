@@ -9,7 +9,6 @@
 //! by `return v` (a `for` loop's iterator popped first either way).
 
 use super::Structurer;
-use crate::flow::EdgeKind;
 use framejit_bytecode::PyVersion;
 
 impl Structurer<'_> {
@@ -31,18 +30,8 @@ impl Structurer<'_> {
         if self.resolve_jumps(exit) >= header || body.contains(&t) {
             return false;
         }
-        let mut end = t;
-        for _ in 0..4 {
-            match self.only_fall(end) {
-                Some(n) => end = n,
-                None => break,
-            }
-        }
-        let leaves = self.cfg.blocks[end]
-            .succs
-            .iter()
-            .all(|e| e.kind == EdgeKind::Exception);
-        leaves
+        let end = self.fall_chain_end(t);
+        self.only_leaves(end)
             && self
                 .instrs(end)
                 .last()

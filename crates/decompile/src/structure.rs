@@ -2664,8 +2664,10 @@ impl<'a> Structurer<'a> {
         if suppressed.is_none() && after.is_none() {
             jumps_on = match self.with_suppressed_only_returns(h, exits) {
                 Some(j) => j,
-                // (the code after the statement, copied after the pops: it follows the statement)
-                None => match self.with_suppressed_tail(h, exits) {
+                // (the code after the statement, copied after the pops: it follows the statement;
+                // code using values under the statement's reads them as placeholder markers, and a
+                // marker left in the output refuses the code object)
+                None => match self.with_suppressed_rest(h, exits, false) {
                     Some((copy, to)) => {
                         tail = copy;
                         to

@@ -421,25 +421,13 @@ impl Structurer<'_> {
         None
     }
 
-    /// 3.11+: the code after a with statement whose body never completes, copied by the compiler
-    /// after the pops of the suppressed path of handler `h` (the only way there): its statements
-    /// and where it goes on. (Code that uses values under the statement's, a loop's iterator,
-    /// reads them as the placeholder markers here; a marker left in the output refuses it.)
-    pub(super) fn with_suppressed_tail(
-        &self,
-        h: usize,
-        exits: usize,
-    ) -> Option<(Vec<Stmt>, Option<usize>)> {
-        self.with_suppressed_rest(h, exits, false)
-    }
-
     /// 3.11+: what the suppressed path of handler `h` runs after its pops where it has no block of
     /// its own (the code after the statement, copied into the handler's block): its statements,
     /// and the block it goes on to (`None`: it leaves, by `return` / `raise`). `None` where there
     /// is no such path, or its code does not read. `at_block_end`: where the pops end a block (an
     /// exception range's end split them off), the path goes on to the next block, with no
     /// statements of its own.
-    fn with_suppressed_rest(
+    pub(super) fn with_suppressed_rest(
         &self,
         h: usize,
         exits: usize,
@@ -569,6 +557,56 @@ impl Structurer<'_> {
         None
     }
 
+    /// 3.11+: the body's own last way out at `after`, where the code there does not go on after
+    /// the statement ([`Self::with_after_agrees`]): the exit call, then a `return` (of a constant:
+    /// a value computed first would be under the exit call) or `raise`, in blocks only this way
+    /// reaches (the exit calls of enclosing with statements it leaves too come first: each of
+    /// those drops its own). Those statements, past this statement's exit call, and the blocks.
+    pub(super) fn with_body_last_exit(
+        &self,
+        after: usize,
+        exits: usize,
+    ) -> Option<(Vec<Stmt>, Vec<usize>)> {
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        // (with the exits of enclosing with statements under its own)
+        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
+        let mut x = after;
+        let mut blocks = Vec::new();
+        for _ in 0..4 {
+            if !blocks.is_empty() && self.live_preds(x) != 1 {
+                return None;
+            }
+            blocks.push(x);
+            let mut flow = false;
+            for ins in self.instrs(x) {
+                match sim.step(ins) {
+                    Ok(None) => {}
+                    Ok(Some(Exit::Exit)) => {
+                        return match sim.out.split_last() {
+                            Some((Stmt::Return { .. } | Stmt::Raise { .. }, calls))
+                                if !calls.is_empty() && calls.iter().all(|c| *c == exit_call) =>
+                            {
+                                Some((sim.out[1..].to_vec(), blocks))
+                            }
+                            _ => None,
+                        };
+                    }
+                    Ok(Some(Exit::Flow)) => flow = true,
+                    _ => return None,
+                }
+            }
+            let on = if flow {
+                self.succ(x, EdgeKind::Jump)
+            } else {
+                self.succ(x, EdgeKind::Fall)
+            };
+            x = on?;
+        }
+        None
+    }
+
     /// Where the suppressed path of handler `h` goes on: the code after the with statement (past
     /// the block that ends handling the exception, POP_EXCEPT, and the pops of the statement's
     /// values after it, which an exception range's end may split off).
@@ -689,56 +727,6 @@ impl Structurer<'_> {
             }
         }
         false
-    }
-
-    /// 3.11+: the body's own last way out at `after`, where the code there does not go on after
-    /// the statement ([`Self::with_after_agrees`]): the exit call, then a `return` (of a constant:
-    /// a value computed first would be under the exit call) or `raise`, in blocks only this way
-    /// reaches (the exit calls of enclosing with statements it leaves too come first: each of
-    /// those drops its own). Those statements, past this statement's exit call, and the blocks.
-    pub(super) fn with_body_last_exit(
-        &self,
-        after: usize,
-        exits: usize,
-    ) -> Option<(Vec<Stmt>, Vec<usize>)> {
-        let exit_call = Stmt::Expr {
-            value: Expr::name(WITH_EXIT),
-        };
-        // (with the exits of enclosing with statements under its own)
-        let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
-        let mut x = after;
-        let mut blocks = Vec::new();
-        for _ in 0..4 {
-            if !blocks.is_empty() && self.live_preds(x) != 1 {
-                return None;
-            }
-            blocks.push(x);
-            let mut flow = false;
-            for ins in self.instrs(x) {
-                match sim.step(ins) {
-                    Ok(None) => {}
-                    Ok(Some(Exit::Exit)) => {
-                        return match sim.out.split_last() {
-                            Some((Stmt::Return { .. } | Stmt::Raise { .. }, calls))
-                                if !calls.is_empty() && calls.iter().all(|c| *c == exit_call) =>
-                            {
-                                Some((sim.out[1..].to_vec(), blocks))
-                            }
-                            _ => None,
-                        };
-                    }
-                    Ok(Some(Exit::Flow)) => flow = true,
-                    _ => return None,
-                }
-            }
-            let on = if flow {
-                self.succ(x, EdgeKind::Jump)
-            } else {
-                self.succ(x, EdgeKind::Fall)
-            };
-            x = on?;
-        }
-        None
     }
 
     /// `break` out of with bodies where the compiler copied the loop's exit (a small block that

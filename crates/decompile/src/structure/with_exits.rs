@@ -345,6 +345,26 @@ impl Structurer<'_> {
                 }
             }
         };
+        // (on through blocks only the suppressed way reaches, as the normal way goes below)
+        let (mut copy, mut to) = (copy, to);
+        for _ in 0..6 {
+            let Some(t) = to.filter(|&t| self.live_preds(t) == 1) else {
+                break;
+            };
+            let here = self.instrs(t);
+            copy.extend(here.iter().copied());
+            let last = *here.last()?;
+            to = if plain_jump(last) {
+                copy.pop();
+                self.succ(t, EdgeKind::Jump)
+            } else if last.op.flow == framejit_bytecode::opcode::Flow::Exit {
+                None
+            } else if last.op.flow == framejit_bytecode::opcode::Flow::Branch {
+                return None;
+            } else {
+                self.succ(t, EdgeKind::Fall)
+            };
+        }
         // the normal way: past the awaited exit call (SEND's way out, then the POP_TOP of its
         // result), through blocks only it reaches
         let mut x = after;

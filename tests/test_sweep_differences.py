@@ -71,6 +71,39 @@ def test_jumps_alone() -> None:
     assert reason(x, None)[0] == "missing"
 
 
+NESTED_CLASS_CHECK = r"""
+import sys, types
+sys.path.insert(0, "tests/support")
+# (3.8 cannot load framejit, which decompile_sweep imports: only its comparison is used here)
+sys.modules.setdefault("framejit", types.SimpleNamespace(DecompileError=Exception, decompile=None))
+from decompile_sweep import normalized
+
+def body(src, *path):
+    code = compile(src, "<t>", "exec")
+    for name in path:
+        code = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    return code
+
+inner = "    class B:\n        def g(self):\n            return 1\n"
+nested = body("class A:\n" + inner, "A", "B")
+alone = body(inner.replace("\n    ", "\n")[4:], "B")
+other = body("class B:\n    def h(self):\n        return 1\n", "B")
+print(normalized(nested) == normalized(alone), normalized(nested) == normalized(other))
+"""
+
+
+@pytest.mark.parametrize("minor", [8, 9, 10])
+def test_a_class_nested_in_a_class_compares_with_its_body_compiled_alone(minor) -> None:
+    # ≤3.10 passes each function's qualified name to MAKE_FUNCTION; the sweep compiles a class body
+    # without the class around it, so "A.B.g" there is "B.g": the same function, named from elsewhere.
+    # A function of another name still differs.
+    from conftest import interpreter, run_python
+
+    p = run_python(interpreter(minor), "-c", NESTED_CLASS_CHECK)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "False"]
+
+
 HEADER = re.compile(r"# code objects (\d+), identical (\d+) \([\d.]+%\), listed below (\d+)")
 
 

@@ -77,6 +77,12 @@ def normalized(code: types.CodeType) -> list:
     superinstructions as the instructions they fuse (see SUPER)."""
     instrs = unfused([i for i in dis.get_instructions(code) if i.opname not in IGNORED])
     index = {i.offset: k for k, i in enumerate(instrs) if i.offset >= 0}
+    # a class body's own qualified name (the constant it stores as __qualname__): the functions it makes
+    # are named below it, and the part naming its enclosing scopes is where it was compiled
+    own = None
+    if code.co_name != "<module>" and not code.co_flags & 1:
+        own = next((str(i.argval) for k, i in enumerate(instrs[:-1])
+                    if i.opname == "LOAD_CONST" and instrs[k + 1].argval == "__qualname__"), None)
     out = []
     for k, i in enumerate(instrs):
         if i.opname == "LOAD_FAST_BORROW" and k > 0 and instrs[k - 1].opname == "STORE_FAST":
@@ -96,7 +102,11 @@ def normalized(code: types.CodeType) -> list:
                 and instrs[k + 1].opname == "MAKE_FUNCTION"):
             # ≤3.10 passes a function's qualified name to MAKE_FUNCTION: the part naming the
             # enclosing scopes says where the code was compiled (the sweep's skeleton), not what it does
-            out.append((i.opname, ("qualname", i.argval.rsplit(".<locals>.", 1)[-1])))
+            name = i.argval
+            if own is not None and name.startswith(own + "."):
+                # (a class nested in a class is compiled in the skeleton without the outer class)
+                name = name[len(own) + 1:]
+            out.append((i.opname, ("qualname", name.rsplit(".<locals>.", 1)[-1])))
             continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
             arg = ("->", index.get(i.argval))

@@ -241,11 +241,15 @@ TYPE_PARAMS = {"type_params": []} if sys.version_info >= (3, 12) else {}
 
 
 def module_imports(module: types.CodeType) -> set:
-    """Names the module's own code binds by `import` / `from .. import` (STORE_NAME right after)."""
+    """Names the sweep's skeleton binds at module level (by an import): those the module's own code binds
+    by `import` / `from .. import` (STORE_NAME right after), and `super` where the module's code names it
+    (3.12+ compiles `super().f` to LOAD_SUPER_ATTR only where the module scope does not know `super`)."""
     out = set()
     instrs = [i for i in dis.get_instructions(module) if i.opname not in IGNORED]
     for k, a in enumerate(instrs):
         b = instrs[k + 1] if k + 1 < len(instrs) else None
+        if a.argval == "super" and a.opname.endswith(("_NAME", "_GLOBAL")) and a.opname != "IMPORT_NAME":
+            out.add("super")
         if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b is not None and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
             out.add(b.argval)
         # `import a.b as c`: through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+) to the store of c.

@@ -686,7 +686,8 @@ impl<'a> Sim<'a> {
                 for (k, v) in pairs {
                     let k = text(&k)
                         .ok_or_else(|| self.err(ins, "an annotation key is not a string"))?;
-                    f.annotations.push((k, v));
+                    f.annotations
+                        .push((crate::private_names::key_as_written(self.code, k), v));
                 }
             }
             2 => match v {
@@ -695,7 +696,8 @@ impl<'a> Sim<'a> {
                         let k = k.as_ref().and_then(text).ok_or_else(|| {
                             self.err(ins, "a keyword default's name is not a string")
                         })?;
-                        f.kwdefaults.push((k, v));
+                        f.kwdefaults
+                            .push((crate::private_names::key_as_written(self.code, k), v));
                     }
                 }
                 _ => return Err(self.err(ins, "keyword defaults are not a dict")),

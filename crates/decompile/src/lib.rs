@@ -21,6 +21,7 @@ mod legacy_layout38;
 mod legacy_tail_return;
 mod module_returns;
 pub mod printer;
+mod private_names;
 pub mod structure;
 
 pub use error::DecompileError;
@@ -570,6 +571,13 @@ pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError>
 
 /// A class statement from its body's code object and the `__build_class__` call.
 pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
+    match private_names::unmangled(code) {
+        Some(plain) => class_def_of(&plain, c),
+        None => class_def_of(code, c),
+    }
+}
+
+fn class_def_of(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
     use ast::{Constant, Expr, Stmt};
     let mut body = structure::Structurer::statements(code)?;
     // (a class body, as module code, has no `return`: an arm ending in the copied return is an

@@ -130,6 +130,26 @@ def test_the_skeleton_knows_super_where_the_module_names_it(minor) -> None:
     assert p.stdout.split() == ["True", "False"]
 
 
+def test_a_method_with_free_variables_is_compiled_in_a_class() -> None:
+    # a method named like a global it reads (test_random: `def random(self): ... random.Random...`)
+    # must not become a local of the skeleton's function, which the method would then read as a cell
+    from decompile_sweep import in_context, tree
+
+    module = compile("import random\ndef outer():\n    seen = []\n    class Sub:\n"
+                     "        def random(self):\n            seen.append(1)\n            return random.random()\n",
+                     "<t>", "exec")
+    method = next(c for c in tree(module) if c.co_name == "random")
+    parent = next(c for c in tree(module) if c.co_name == "Sub")
+    body = "def random(self):\n    seen.append(1)\n    return random.random()\n"
+
+    def again(parent_of):
+        m = compile(in_context(method, body, {"random"}, parent_of), "<t>", "exec")
+        return next(c for c in tree(m) if c.co_name == "random")
+
+    assert normalized(again(parent)) == normalized(method)
+    assert normalized(again(None)) != normalized(method)
+
+
 HEADER = re.compile(r"# code objects (\d+), identical (\d+) \([\d.]+%\), listed below (\d+)")
 
 

@@ -227,7 +227,10 @@ def in_context(code: types.CodeType, source: str, imported: set, parent=None) ->
             params = {"type_params": [ast.TypeVar(n) for n in names]}
             free = [v for v in free if v not in names and v != ".type_params"]
         body = [ast.ClassDef(code.co_name, [], [], body or [ast.Pass()], [], **(params or TYPE_PARAMS))]
-    if "__class__" in code.co_freevars:
+    in_class = parent is not None and parent.co_name != "<module>" and not parent.co_flags & 1
+    if "__class__" in code.co_freevars or (free and in_class and code.co_flags & 1):
+        # (a method's name is bound in its class, not in the function around it: the skeleton's
+        # function must not make it a local that the method's body would then read as a cell)
         body = [ast.ClassDef("__framejit_ctx_class", [], [], body, [], **TYPE_PARAMS)]
     if free:
         cells = ast.Assign([ast.Name(v, ast.Store()) for v in free], ast.Constant(None), lineno=1)

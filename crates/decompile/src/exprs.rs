@@ -1242,6 +1242,37 @@ impl<'a> Sim<'a> {
         Ok(exit)
     }
 
+    /// Whether CALL_FUNCTION_EX's positional tuple is the compiler's packing of the call's
+    /// arguments (written back one by one) rather than the single `*value` of the source
+    /// (`f(*(1, 2))`, `f(*[a, b])`, `f(*args)`): the compiler packs them where the call has a
+    /// starred argument among others, a `**` argument, or (3.10+) more arguments than it keeps on
+    /// the stack (positional + 2 per keyword > 30).
+    fn spreads_call_args(&self, posargs: &Expr, kwargs: Option<&Expr>) -> bool {
+        let items = match posargs {
+            Expr::Tuple { elts, .. } => {
+                if elts.iter().any(|e| matches!(e, Expr::Starred { .. })) {
+                    return true;
+                }
+                elts.len()
+            }
+            Expr::Constant {
+                value: Constant::Tuple(items),
+                ..
+            } => items.len(),
+            _ => return false,
+        };
+        let keywords = match kwargs {
+            None => 0,
+            // (3.8 passes a lone `**display` as it is, and packs nothing into the tuple but for
+            // `*` or `**` arguments)
+            Some(_) if self.code.version < PyVersion::V3_9 => return true,
+            Some(Expr::Dict { keys, .. }) if keys.iter().all(Option::is_some) => keys.len(),
+            Some(_) => return true,
+        };
+        // (an empty tuple is the compiler's: no positional arguments besides the keyword dict)
+        items == 0 || (self.code.version >= PyVersion::V3_10 && items + 2 * keywords > 30)
+    }
+
     fn step_one(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
         let raw = match ins.arg {
             Arg::Raw(a) => a,
@@ -1505,6 +1536,12 @@ impl<'a> Sim<'a> {
                 let spilling = self.spilling();
                 match self.stack.get_mut(idx) {
                     Some(Val::Expr(Expr::Dict { keys, values })) => match items {
+                        // `**{...}` first (`f(**{'a': 1})`, `{**{'a': 1}}`): the compiler merges
+                        // a display of its own only after something is in the dict
+                        display @ Expr::Dict { .. } if keys.is_empty() => {
+                            keys.push(None);
+                            values.push(display);
+                        }
                         Expr::Dict { keys: k, values: v } => {
                             keys.extend(k);
                             values.extend(v);
@@ -1544,16 +1581,20 @@ impl<'a> Sim<'a> {
                         self.expr_of(ins, other)?
                     }
                 };
-                let args = match posargs {
-                    Expr::Tuple { elts, .. } | Expr::List { elts, .. } => elts,
-                    Expr::Constant {
-                        value: Constant::Tuple(items),
-                        ..
-                    } => items.into_iter().map(Expr::constant).collect(),
-                    other => vec![Expr::Starred {
-                        value: Box::new(other),
+                let args = if self.spreads_call_args(&posargs, kwargs.as_ref()) {
+                    match posargs {
+                        Expr::Tuple { elts, .. } => elts,
+                        Expr::Constant {
+                            value: Constant::Tuple(items),
+                            ..
+                        } => items.into_iter().map(Expr::constant).collect(),
+                        other => vec![other],
+                    }
+                } else {
+                    vec![Expr::Starred {
+                        value: Box::new(posargs),
                         ctx: ExprContext::Load,
-                    }],
+                    }]
                 };
                 let mut keywords = Vec::new();
                 // a key that cannot be a keyword's name (`f(**{'2': 2})`): the dict is passed

@@ -2,7 +2,9 @@
 `f(*[a, b])`, `f(**{'k': 1})`) comes back as written; a tuple or dict the compiler packed (a starred
 argument among others, a `**` argument, 3.10+ more than 30 arguments) comes back as the plain
 arguments. Before 2026-11-22 every display was spread into plain arguments, which compile to another
-call (test_call's *_ext tests, datetimetester's test_subclass_*: `f(**{'extra': 1})`)."""
+call (test_call's *_ext tests, datetimetester's test_subclass_*: `f(**{'extra': 1})`). A class
+statement with unpacked bases or keywords (`class C(*bases)`, `class C(**kw)`), which calls
+__build_class__ the same way, was refused before."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ def test_call_argument_shapes_round_trip(minor: int) -> None:
         "packed_star": "f(a0, *seq)",
         "dict_dstar_display": "{**{'a': 1}}",
         "many_consts": "f(0, 1, 2, ",
+        "class_star_bases": "class C(*bases):",
+        "class_dstar": "class C(**meta):",
+        "class_base_star_keyword": "class C(B, *bases, metaclass=M):",
+        "class_decorated_dstar": "@deco\nclass C(B, **meta):",
     }
     for name, text in written.items():
         assert text in rep[name]["source"], (name, rep[name]["source"])

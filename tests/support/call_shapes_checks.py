@@ -39,6 +39,13 @@ CASES = {
     "dict_dstar_then_key": "{**kw, 'k': 1}",
     "dict_key_then_dstar": "{'k': 1, **kw}",
 }
+# class statements: __build_class__ called with unpacking (CALL_FUNCTION_EX)
+CLASS_CASES = {
+    "class_star_bases": "class C(*bases):\n    z = 1\nx = [k.__name__ for k in C.__mro__], C.z",
+    "class_dstar": "class C(**meta):\n    z = 2\nx = type(C).__name__, C.z",
+    "class_base_star_keyword": "class C(B, *bases, metaclass=M):\n    pass\nx = type(C).__name__, [k.__name__ for k in C.__mro__]",
+    "class_decorated_dstar": "@deco\nclass C(B, **meta):\n    pass\nx = C.tag, type(C).__name__",
+}
 PRELUDE = '''
 def f(*a, **k):
     return a, sorted(k.items())
@@ -49,6 +56,22 @@ class O:
 
 o = O()
 a0, a1, seq, kw = 5, 6, (7, 8), {"y": 9}
+
+class B:
+    pass
+
+class B2:
+    pass
+
+class M(type):
+    pass
+
+bases = (B2,)
+meta = {"metaclass": M}
+
+def deco(c):
+    c.tag = "decorated"
+    return c
 '''
 
 
@@ -72,8 +95,9 @@ def result(code: types.CodeType):
 
 def main() -> None:
     report = {}
-    for name, expr in CASES.items():
-        src = f"x = {expr}\n"
+    cases = {name: f"x = {expr}\n" for name, expr in CASES.items()}
+    cases.update({name: src + "\n" for name, src in CLASS_CASES.items()})
+    for name, src in cases.items():
         original = compile(src, name, "exec", dont_inherit=True)
         text = decompile(original)
         again = compile(text, name, "exec", dont_inherit=True)

@@ -753,6 +753,64 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
+    /// `class C(*bases)` / `class C(**kw)`: the class body's function and the name go into the
+    /// positional tuple __build_class__ is called with; the function stands there as a marker
+    /// naming its code object, until the call makes the class of it.
+    fn mark_class_body_arg(&mut self, n: usize) {
+        let Some(at) = self.stack.len().checked_sub(n) else {
+            return;
+        };
+        let below = |k: usize| at.checked_sub(k).and_then(|i| self.stack.get(i));
+        let under_class = below(1) == Some(&Val::BuildClass)
+            || (below(1) == Some(&Val::Null) && below(2) == Some(&Val::BuildClass));
+        if n < 2 || !under_class {
+            return;
+        }
+        if let Some(Val::Function(f)) = self.stack.get(at) {
+            if f.defaults.is_empty() && f.kwdefaults.is_empty() && f.decorators.is_empty() {
+                let marker = Expr::name(&format!("{CLASS_BODY}{}", f.code));
+                self.stack[at] = Val::Expr(marker);
+            }
+        }
+    }
+
+    /// The class statement of a __build_class__ call with unpacked arguments (see
+    /// [`Self::mark_class_body_arg`]).
+    fn build_class_unpacked(
+        &mut self,
+        ins: &Instr,
+        mut args: Vec<Expr>,
+        keywords: Vec<Keyword>,
+    ) -> Result<(), DecompileError> {
+        let body = match args.first() {
+            Some(Expr::Name { id, .. }) => id
+                .strip_prefix(CLASS_BODY)
+                .and_then(|k| k.parse::<usize>().ok()),
+            _ => None,
+        };
+        let (Some(code), true) = (body, args.len() >= 2) else {
+            return Err(self.err(ins, "__build_class__ without a class body function"));
+        };
+        let name = match args.get(1) {
+            Some(Expr::Constant {
+                value: Constant::Str(s),
+                ..
+            }) => s
+                .to_string_lossless()
+                .ok_or_else(|| self.err(ins, "class name is not text"))?,
+            _ => return Err(self.err(ins, "__build_class__ without a class name")),
+        };
+        let bases = args.split_off(2);
+        self.stack.push(Val::Class(Box::new(ClassVal {
+            code,
+            name,
+            bases,
+            keywords,
+            decorators: Vec::new(),
+        })));
+        Ok(())
+    }
+
     /// A value used as an expression: functions become lambdas (only a lambda has an expression form).
     fn expr_of(&self, ins: &Instr, v: Val) -> Result<Expr, DecompileError> {
         match v {
@@ -1572,7 +1630,22 @@ impl<'a> Sim<'a> {
                 };
                 let posargs = self.pop_expr(ins)?;
                 let f = self.pop(ins)?;
+                // `class C(*bases)`, `class C(**kw)`: __build_class__ called with unpacking (3.11-3.12
+                // [NULL, build_class, ...], 3.13+ [build_class, NULL, ...])
+                let class_call = f == Val::BuildClass
+                    || (f == Val::Null && self.stack.last() == Some(&Val::BuildClass));
+                if class_call {
+                    let under = if f == Val::Null {
+                        Val::BuildClass
+                    } else {
+                        Val::Null
+                    };
+                    if self.stack.last() == Some(&under) {
+                        self.stack.pop();
+                    }
+                }
                 let func = match f {
+                    _ if class_call => Expr::name(CLASS_BODY),
                     Val::Null => self.pop_expr(ins)?,
                     other => {
                         if matches!(self.stack.last(), Some(Val::Null)) {
@@ -1638,6 +1711,11 @@ impl<'a> Sim<'a> {
                         value: other,
                     }),
                     None => {}
+                }
+                if class_call {
+                    return self
+                        .build_class_unpacked(ins, args, keywords)
+                        .map(|()| None);
                 }
                 self.push(Expr::Call {
                     func: Box::new(func),
@@ -2249,6 +2327,7 @@ impl<'a> Sim<'a> {
                 });
             }
             "BUILD_TUPLE" | "BUILD_LIST" | "BUILD_SET" => {
+                self.mark_class_body_arg(raw as usize);
                 let elts = self.pop_n(ins, raw as usize)?;
                 self.push(match name {
                     "BUILD_TUPLE" => Expr::Tuple {
@@ -2673,6 +2752,9 @@ pub const POP_EXCEPT: &str = "\u{0}pop_except";
 pub const UNBOUND_READ: &str = "\u{0}unbound_read";
 /// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
 pub const COLLECT: &str = "\u{0}collect";
+/// A class body's function in the arguments of `__build_class__` with unpacking (then its index
+/// in `co_consts`), and the call itself.
+pub const CLASS_BODY: &str = "\u{0}class_body:";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
 

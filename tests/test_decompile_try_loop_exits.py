@@ -21,6 +21,7 @@ ALL = {
     "for_else_break_through_finally",
     "while_true_except_break",
     "while_true_except_break_in_try",
+    "except_as_if_in_loop",
 }
 # refused (DecompileError) on a version: never wrong source
 REFUSED = {

@@ -143,6 +143,19 @@ def run(xs):
         out.append("zero")
     return out
 ''',
+    # `except ... as e:` ending in an `if` inside a loop: 3.13+ copy the clause's unbinding of e and
+    # the jump back into both arms
+    "except_as_if_in_loop": '''
+def run(xs):
+    out = []
+    for x in xs:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError as e:
+            if len(out) > 1:
+                out.append(type(e).__name__)
+    return out
+''',
 }
 
 

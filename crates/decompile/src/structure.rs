@@ -525,6 +525,11 @@ fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: boo
             || (!in_loop && matches!(stmts[i], Stmt::Break | Stmt::Continue));
         if exit {
             let r = unbind_before(stmts, i);
+            if r.is_empty() && i > 0 {
+                // (3.13+ copy the unbinding and the jump into the ways out of an `if` / `try`
+                // before the exit: at the ends of its arms)
+                strip_final_arms(&mut stmts[i - 1], name, in_loop);
+            }
             i -= r.len();
             stmts.drain(r);
         } else {
@@ -565,17 +570,25 @@ fn strip_unbind_in(stmts: &mut Vec<Stmt>, name: &str, in_loop: bool, at_end: boo
         return;
     }
     // the compiler copied the unbinding into the ways out of a final `if` / `try`
-    match stmts.last_mut() {
-        Some(Stmt::If { body, orelse, .. }) => {
+    if let Some(last) = stmts.last_mut() {
+        strip_final_arms(last, name, in_loop);
+    }
+}
+
+/// The unbinding at the ends of the arms of `s`, an `if` / `try` whose ways out the compiler
+/// copied it into.
+fn strip_final_arms(s: &mut Stmt, name: &str, in_loop: bool) {
+    match s {
+        Stmt::If { body, orelse, .. } => {
             strip_unbind_in(body, name, in_loop, true);
             strip_unbind_in(orelse, name, in_loop, true);
         }
-        Some(Stmt::Try {
+        Stmt::Try {
             body,
             handlers,
             orelse,
             finalbody,
-        }) if finalbody.is_empty() => {
+        } if finalbody.is_empty() => {
             for h in handlers.iter_mut() {
                 strip_unbind_in(&mut h.body, name, in_loop, true);
             }

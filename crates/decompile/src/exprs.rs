@@ -1258,6 +1258,20 @@ impl<'a> Sim<'a> {
         };
         match up.source.clone() {
             Ok(value) => {
+                // `(a, b), (c, d) = x, a`: a tuple assignment whose first target unpacks (the
+                // values swapped so that x is unpacked first) leaves the other values on the stack;
+                // written as statements one after another they would be evaluated after the
+                // stores (`c, d = a` reading the new `a`): refused where that could differ
+                if !self.moves.is_empty() {
+                    let mut stored = Vec::new();
+                    store_targets(&tuple, &mut stored);
+                    if stored.iter().any(|t| self.waiting(t, Some(&value))) {
+                        return Err(self.err(
+                            ins,
+                            "a tuple assignment with a nested target whose other values read what it stores",
+                        ));
+                    }
+                }
                 self.out.push(Stmt::Assign {
                     targets: vec![tuple],
                     value,
@@ -2752,6 +2766,19 @@ pub const POP_EXCEPT: &str = "\u{0}pop_except";
 pub const UNBOUND_READ: &str = "\u{0}unbound_read";
 /// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
 pub const COLLECT: &str = "\u{0}collect";
+/// The targets a (possibly nested) assignment target stores, innermost names and attributes.
+fn store_targets(t: &Expr, out: &mut Vec<Expr>) {
+    match t {
+        Expr::Tuple { elts, .. } | Expr::List { elts, .. } => {
+            for e in elts {
+                store_targets(e, out);
+            }
+        }
+        Expr::Starred { value, .. } => store_targets(value, out),
+        other => out.push(other.clone()),
+    }
+}
+
 /// A class body's function in the arguments of `__build_class__` with unpacking (then its index
 /// in `co_consts`), and the call itself.
 pub const CLASS_BODY: &str = "\u{0}class_body:";

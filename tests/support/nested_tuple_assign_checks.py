@@ -4,8 +4,10 @@ against the original on its inputs. Prints JSON {case: {"source": ... or None, "
 
 from __future__ import annotations
 
+import copy
 import json
 
+from decompile_sweep import normalized
 from framejit import DecompileError, decompile
 
 CASES = {
@@ -21,12 +23,14 @@ CASES = {
                                 [(1, (2, 3)), (4, "yz")]),
     "independent": ("def run(x, y):\n    [a, b], [c, d] = x, y\n    return a, b, c, d\n",
                     [((1, 2), (3, 4)), ("ab", "cd")]),
+    "three_values": ("def run(x, y, a):\n    (a, b), c, (d, *e) = x, a, y\n    return a, b, c, d, e\n",
+                     [((1, 2), (3, 4, 5), 6), ("ab", "cde", None)]),
 }
 
 
 def outcome(f, args):
     try:
-        return repr(f(*args))
+        return repr(f(*copy.deepcopy(args)))
     except Exception as e:  # noqa: BLE001
         return f"{type(e).__name__}: {e}"
 
@@ -46,6 +50,7 @@ def main() -> None:
         report[name] = {
             "source": text,
             "error": None,
+            "same_code": normalized(ns["run"].__code__) == normalized(again["run"].__code__),
             "results": [[outcome(ns["run"], a), outcome(again["run"], a)] for a in inputs],
         }
     print(json.dumps(report))

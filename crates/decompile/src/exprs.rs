@@ -934,16 +934,19 @@ impl<'a> Sim<'a> {
                 // a tuple assignment stores again right away; a single store of a name with values
                 // kept under it (a generated prologue) is a statement of its own, before which the
                 // kept values are evaluated (`store` makes temporaries of them where order needs)
-                let more_stores =
-                    self.pair_store || self.next_op.is_some_and(|n| n.starts_with("STORE_"));
+                // (or an unpacking of the next value, `a, (b, c) = x, y`, after the values were
+                // swapped into their order)
+                let more_stores = self.pair_store
+                    || self.next_op.is_some_and(|n| n.starts_with("STORE_"))
+                    || (!self.moves.is_empty()
+                        && self.next_op.is_some_and(|n| n.starts_with("UNPACK_")));
                 if !more_stores && matches!(target, Expr::Name { .. }) {
                     return false;
                 }
                 // names and constants kept for later (a generated prologue loads a value, then
                 // stores something else) do not change when this store runs, unless it stores
                 // one of those names; no second store follows as in a tuple assignment
-                let kept_for_later = !self.pair_store
-                    && !self.next_op.is_some_and(|n| n.starts_with("STORE_"))
+                let kept_for_later = !more_stores
                     && matches!(target, Expr::Name { .. })
                     && self.stack[self.entry_len..].iter().all(|v| match v {
                         Val::Expr(e @ (Expr::Name { .. } | Expr::Constant { .. })) => {
@@ -1262,6 +1265,13 @@ impl<'a> Sim<'a> {
                 // values swapped so that x is unpacked first) leaves the other values on the stack;
                 // written as statements one after another they would be evaluated after the
                 // stores (`c, d = a` reading the new `a`): refused where that could differ
+                // read as one tuple assignment with the values kept under it, in the order
+                // they were loaded (`group_store`)
+                let kept = self.stack.len() > self.entry_len
+                    && matches!(self.stack.last(), Some(Val::Expr(_)));
+                if self.group.is_some() || (!self.moves.is_empty() && kept) {
+                    return self.group_store(ins, tuple, value);
+                }
                 if !self.moves.is_empty() {
                     let mut stored = Vec::new();
                     store_targets(&tuple, &mut stored);

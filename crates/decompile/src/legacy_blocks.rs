@@ -569,9 +569,14 @@ impl Structurer<'_> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
-        let (mut body, after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
+        let (mut body, mut after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
         let first = self.instrs(h).first().map(|i| i.op.name);
         if matches!(first, Some("DUP_TOP" | "POP_TOP")) {
+            // (≤3.9: `return CONSTANT` after the body's last POP_BLOCK ends the body)
+            if let Some(r) = self.legacy_body_const_return(after) {
+                body.extend(self.region(r, None, base, lp)?);
+                after = None;
+            }
             // except clauses; the statement ends where the body's and the clauses' paths meet
             let mut end = self.except_end(h, after, lp);
             // where no clause gets to that point, only the body's normal path does: it is the

@@ -200,3 +200,24 @@ impl Structurer<'_> {
         (swapped && !reach[header] && returns).then_some(n)
     }
 }
+
+impl super::Structurer<'_> {
+    /// 3.8 / 3.9 try/except whose body's normal exit `after` (the block its last POP_BLOCK falls
+    /// into) is `return CONSTANT`: a `return` of a constant ending the body unwinds the body's
+    /// block first (POP_BLOCK, then LOAD_CONST; RETURN_VALUE), while an `else:` is laid out after
+    /// the except clauses, reached by the JUMP_FORWARD that would follow the POP_BLOCK (3.10 lays
+    /// the `else:` out there instead). So the `return` is the body's last statement. Returns the
+    /// block to structure into the body.
+    pub(super) fn legacy_body_const_return(&self, after: Option<usize>) -> Option<usize> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return None;
+        }
+        let a = after?;
+        let ins = self.instrs(a);
+        let const_return = ins.len() == 2
+            && ins[0].op.name == "LOAD_CONST"
+            && ins[1].op.name == "RETURN_VALUE"
+            && self.cfg.blocks[a].preds.len() == 1;
+        const_return.then_some(a)
+    }
+}

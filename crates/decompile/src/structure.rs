@@ -1945,6 +1945,9 @@ impl<'a> Structurer<'a> {
         let else_carry = self.stop_carry.take();
         let carry = self.merge_arm_values(then_carry, else_carry, &mut then, &mut orelse)?;
         let tail = if self.legacy_raise_then_else(fall, taken, lp).is_some() {
+            if self.legacy_return_then_else(fall, taken) {
+                legacy_layout::close_final_if(&mut then);
+            }
             Vec::new()
         } else {
             self.legacy_flatten_if(merge, &then, &mut orelse)

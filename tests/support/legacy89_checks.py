@@ -147,6 +147,28 @@ def f_while_ends_with_raise_if(x, log):
         if risky(n, log) > 30:
             raise ValueError(n)
     return n
+
+def f_while_true_clause_breaks(x, log):
+    n = abs(x) + 1
+    while True:
+        try:
+            v = risky(n, log)
+        except KeyError:
+            break
+        log.append(v)
+        n -= 1
+
+def f_while_true_clause_breaks_then_code(x, log):
+    n = abs(x) + 2
+    while True:
+        try:
+            v = risky(n, log)
+        except (KeyError, OSError):
+            break
+        log.append(v)
+        n -= 1
+    log.append("after")
+    return n
 '''
 
 INPUTS = [0, 1, 2, 3, 4, 5, 7, -1]

@@ -3163,6 +3163,10 @@ impl<'a> Structurer<'a> {
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         exits = self.exits_at_header_depth(header, &exits);
+        if exits.is_empty() {
+            // (≤3.10: an except clause that leaves the loop, `except E: break`)
+            exits = self.legacy_clause_exits(header, &lp.body);
+        }
         // `while T: ... else: ...` compiled as a guard: the test's exit starts the `else:` part,
         // `break` goes past it. A loop tested at its top (≤3.9) has its test in the body, as
         // `if T: ... continue` followed by the `else:` part: `break` leaves after that part,

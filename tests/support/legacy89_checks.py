@@ -169,6 +169,37 @@ def f_while_true_clause_breaks_then_code(x, log):
         n -= 1
     log.append("after")
     return n
+
+def f_try_body_ends_in_returning_if_else(x, log):
+    try:
+        a, b = risky(x, log), x - 4
+        if b > 0:
+            return a
+        else:
+            return a + b
+    except (KeyError, ValueError):
+        raise TypeError("no") from None
+
+def f_finally_body_returns_const(x, log):
+    try:
+        risky(x, log)
+        return 1
+    finally:
+        log.append("fin")
+
+def f_finally_body_returns_none(x, log):
+    try:
+        log.append(risky(x, log))
+        return
+    finally:
+        log.append("fin")
+
+def f_finally_then_return_const(x, log):
+    try:
+        risky(x, log)
+    finally:
+        log.append("fin")
+    return 1
 '''
 
 INPUTS = [0, 1, 2, 3, 4, 5, 7, -1]

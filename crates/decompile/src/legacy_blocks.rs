@@ -577,6 +577,10 @@ impl Structurer<'_> {
                 body.extend(self.region(r, None, base, lp)?);
                 after = None;
             }
+            // (≤3.9: the body's own way out dead after a `return`, kept behind a label)
+            if self.legacy_dead_body_exit(h) {
+                super::legacy_layout::close_final_if(&mut body);
+            }
             // except clauses; the statement ends where the body's and the clauses' paths meet
             let mut end = self.except_end(h, after, lp);
             // where no clause gets to that point, only the body's normal path does: it is the
@@ -769,8 +773,14 @@ impl Structurer<'_> {
         if raises && super::except_exit::ends_with_copy(&body, &fin) {
             return Err(self.err("a try body left through a finally body that raises"));
         }
-        let fin = or_pass(fin);
+        // (≤3.9: a constant `return` right after the normal path's copy, before the handler,
+        // is the body's: it unwinds the block and runs the copy first; the code after the
+        // statement is reached by a jump past the handler)
         let mut tail = tail;
+        if super::legacy_try_end::legacy_finally_body_return(self.code.version, &tail) {
+            body.append(&mut tail);
+        }
+        let fin = or_pass(fin);
         // 3.10 copies the implicit `return None` into the body: it returns the same after the
         // statement
         if let [Stmt::Try { .. }, Stmt::Return { value }] = body.as_slice() {

@@ -59,3 +59,28 @@ pub(crate) fn keep_clause_exit_after_continue(bc: &Bytecode, live: &mut [bool]) 
         }
     }
 }
+
+/// A try body's own way out (POP_BLOCK, JUMP_FORWARD) dead after a `return` (3.9 keeps it too):
+/// the peephole optimizer leaves it only behind a label, the end of a statement nothing gets
+/// past, which tells `if c: return x  else: return y` ending the body apart from `if c: return
+/// x` followed by `return y` (structure/legacy_try_end.rs, `legacy_dead_body_exit`).
+pub(crate) fn keep_body_exit_after_return(bc: &Bytecode, live: &mut [bool]) {
+    let n = bc.items.len().min(live.len());
+    for i in 1..n.saturating_sub(1) {
+        let (Item::Instr(ret), Item::Instr(pop), Item::Instr(jump)) =
+            (&bc.items[i - 1], &bc.items[i], &bc.items[i + 1])
+        else {
+            continue;
+        };
+        if live[i - 1]
+            && !live[i]
+            && !live[i + 1]
+            && ret.op.name == "RETURN_VALUE"
+            && pop.op.name == "POP_BLOCK"
+            && jump.op.name == "JUMP_FORWARD"
+        {
+            live[i] = true;
+            live[i + 1] = true;
+        }
+    }
+}

@@ -397,6 +397,7 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
     }
     crate::legacy_layout38::keep_jump_after_raise(bc, &mut live);
     crate::legacy_layout38::keep_clause_exit_after_continue(bc, &mut live);
+    crate::legacy_layout38::keep_body_exit_after_return(bc, &mut live);
     // labels no jump goes to (copies' own, those of removed code) would split blocks for nothing
     let targets: Vec<Label> = bc
         .items

@@ -569,9 +569,18 @@ impl Structurer<'_> {
         base: &[Val],
         lp: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
-        let (mut body, after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
+        let (mut body, mut after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
         let first = self.instrs(h).first().map(|i| i.op.name);
         if matches!(first, Some("DUP_TOP" | "POP_TOP")) {
+            // (≤3.9: `return CONSTANT` after the body's last POP_BLOCK ends the body)
+            if let Some(r) = self.legacy_body_const_return(after) {
+                body.extend(self.region(r, None, base, lp)?);
+                after = None;
+            }
+            // (≤3.9: the body's own way out dead after a `return`, kept behind a label)
+            if self.legacy_dead_body_exit(h) {
+                super::legacy_layout::close_final_if(&mut body);
+            }
             // except clauses; the statement ends where the body's and the clauses' paths meet
             let mut end = self.except_end(h, after, lp);
             // where no clause gets to that point, only the body's normal path does: it is the
@@ -764,8 +773,14 @@ impl Structurer<'_> {
         if raises && super::except_exit::ends_with_copy(&body, &fin) {
             return Err(self.err("a try body left through a finally body that raises"));
         }
-        let fin = or_pass(fin);
+        // (≤3.9: a constant `return` right after the normal path's copy, before the handler,
+        // is the body's: it unwinds the block and runs the copy first; the code after the
+        // statement is reached by a jump past the handler)
         let mut tail = tail;
+        if super::legacy_try_end::legacy_finally_body_return(self.code.version, &tail) {
+            body.append(&mut tail);
+        }
+        let fin = or_pass(fin);
         // 3.10 copies the implicit `return None` into the body: it returns the same after the
         // statement
         if let [Stmt::Try { .. }, Stmt::Return { value }] = body.as_slice() {

@@ -44,3 +44,15 @@ pub(crate) fn implicit_return_dead(code: &CodeInput) -> bool {
         _ => false,
     })
 }
+
+/// ≤3.9: the compiler writes the closing `return None` once, as the last block, and copies no
+/// `return` into the ways through the statement before it (3.10 does). Where the body ends in
+/// that `return None`, it alone is the compiler's: drop it, and keep the `return`s that end the
+/// arms of the statement before, which are the source's own. `true` when done so.
+pub(crate) fn closing_return_only(body: &mut Vec<crate::ast::Stmt>, version: PyVersion) -> bool {
+    if version > PyVersion::V3_9 || !body.last().is_some_and(crate::returns_none) {
+        return false;
+    }
+    body.pop();
+    true
+}

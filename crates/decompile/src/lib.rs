@@ -450,6 +450,9 @@ fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
 }
 
 fn drop_tail_return(body: &mut Vec<ast::Stmt>, version: framejit_bytecode::PyVersion) {
+    if legacy_tail_return::closing_return_only(body, version) {
+        return;
+    }
     // (into a final `with` only where the compiler copies its exit into each end: ≤3.10)
     let into_with = version <= framejit_bytecode::PyVersion::V3_10;
     structure::strip_tail(body, &returns_none, false, into_with);

@@ -1959,6 +1959,9 @@ impl<'a> Structurer<'a> {
         let else_carry = self.stop_carry.take();
         let carry = self.merge_arm_values(then_carry, else_carry, &mut then, &mut orelse)?;
         let tail = if self.legacy_raise_then_else(fall, taken, lp).is_some() {
+            if self.legacy_return_then_else(fall, taken) {
+                legacy_layout::close_final_if(&mut then);
+            }
             Vec::new()
         } else {
             self.legacy_flatten_if(merge, &then, &mut orelse)
@@ -3174,6 +3177,10 @@ impl<'a> Structurer<'a> {
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
         exits = self.exits_at_header_depth(header, &exits);
+        if exits.is_empty() {
+            // (≤3.10: an except clause that leaves the loop, `except E: break`)
+            exits = self.legacy_clause_exits(header, &lp.body);
+        }
         // `while T: ... else: ...` compiled as a guard: the test's exit starts the `else:` part,
         // `break` goes past it. A loop tested at its top (≤3.9) has its test in the body, as
         // `if T: ... continue` followed by the `else:` part: `break` leaves after that part,

@@ -53,25 +53,59 @@ impl Structurer<'_> {
                 self.instrs(jump)[..],
                 [j] if matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
             );
-        // (or leaves by `continue` / `break`: the jump past E is dead after theirs too; only
-        // after a `return` the peephole optimizer removes it)
+        // (or leaves by `continue` / `break`: the jump past E is dead after theirs too; after a
+        // `return` the peephole optimizer removes it, unless a label sits between them: B's last
+        // statement is then one with an end of its own that nothing reaches, see
+        // `legacy_return_then_else`)
+        let last = self.instrs(raise).last().map(|i| i.op.name);
         let raises = !self.cfg.blocks[raise].preds.is_empty()
-            && self.instrs(raise).last().is_some_and(|i| {
-                matches!(
-                    i.op.name,
-                    "RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD"
-                )
-            });
+            && matches!(
+                last,
+                Some("RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD" | "RETURN_VALUE")
+            )
+            // (a try statement whose clauses all leave ends with the RERAISE after them, dead
+            // after a bare `except:`)
+            || last == Some("RERAISE");
         if !dead_jump || !raises {
             return None;
         }
         let end = self.succ(jump, crate::flow::EdgeKind::Jump);
+        // (not where the dead jump is the loop's own closing jump back to its header and the
+        // branch is the loop's test, `while c:` whose body ends in a statement whose end nothing
+        // reaches: the test leaves the loop, or is the header's own, whose loop shares its header
+        // with an enclosing `while True:`)
+        let closing = lp.is_some_and(|c| {
+            let leaves_loop = self
+                .loop_at(c.header)
+                .is_some_and(|l| !l.body.contains(&taken));
+            end.is_some_and(|t| self.resolve_jumps(t) == c.header)
+                && (leaves_loop
+                    || c.exit == Some(taken)
+                    || c.else_at == Some(taken)
+                    || self.succ(c.header, crate::flow::EdgeKind::Jump) == Some(taken))
+        });
+        if closing {
+            return None;
+        }
         // (E goes on to it, not around the loop)
         let reached = |t: usize| {
             let walls = [Some(t), lp.map(|c| c.header), lp.and_then(|c| c.exit)];
             self.reach_within(taken, &walls)[t]
         };
         Some(end.filter(|&t| (t > taken && reached(t)) || self.loop_edge(t, lp)))
+    }
+
+    /// `if c: B  else: E` read by [`Self::legacy_raise_then_else`] where B's last instruction
+    /// before the dead jump past E is a `return`: the peephole optimizer drops the code after a
+    /// RETURN_VALUE up to the next label only, so a label was there: B ends in a statement whose
+    /// own end nothing reaches (`if d: return x  else: return y`). Written so, B compiles to that
+    /// label again (see [`close_final_if`]).
+    pub(super) fn legacy_return_then_else(&self, fall: usize, taken: usize) -> bool {
+        taken >= fall + 2
+            && self
+                .instrs(taken - 2)
+                .last()
+                .is_some_and(|i| i.op.name == "RETURN_VALUE")
     }
 
     /// The end of a ≤3.9 try statement with except clauses, found on its normal path `reference`
@@ -129,5 +163,34 @@ impl Structurer<'_> {
             .iter()
             .any(|&p| p != to && places.iter().filter(|&&q| q == p).count() > 1);
         (conditional && !elsewhere && exits.contains(&target)).then_some(target)
+    }
+}
+
+/// `B` of [`Structurer::legacy_return_then_else`], as the arms were structured: where it ends
+/// with `if d: X` (X leaving, no `else:`) followed by statements that end by leaving, those go
+/// into that `if`'s `else:` (the same instructions, and the statement's end label the compiler
+/// kept before the dead jump). Anything else is left as it is.
+pub(super) fn close_final_if(body: &mut Vec<crate::ast::Stmt>) {
+    use crate::ast::Stmt;
+    let leaves = |b: &[Stmt]| {
+        matches!(
+            b.last(),
+            Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue)
+        )
+    };
+    if !leaves(body) {
+        return;
+    }
+    let Some(i) = body.iter().rposition(|s| matches!(s, Stmt::If { .. })) else {
+        return;
+    };
+    let open =
+        matches!(&body[i], Stmt::If { body: arm, orelse, .. } if orelse.is_empty() && leaves(arm));
+    if !open || i + 1 >= body.len() {
+        return;
+    }
+    let rest: Vec<Stmt> = body.drain(i + 1..).collect();
+    if let Some(Stmt::If { orelse, .. }) = body.last_mut() {
+        *orelse = rest;
     }
 }

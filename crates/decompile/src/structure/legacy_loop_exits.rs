@@ -132,3 +132,46 @@ impl Structurer<'_> {
                 .is_some_and(|t| self.resolve_jumps(t) == self.resolve_jumps(exit))
     }
 }
+
+impl Structurer<'_> {
+    /// ≤3.10 loop (`body`, from `header`) with no way out found among its own blocks: an except
+    /// clause inside it may leave it (`while True: try: ... except E: break`). Natural loops hold
+    /// the blocks that get back to the header, which such a clause does not; its blocks run with
+    /// the handled exception on the stack, deeper than the header. Where the clauses of handlers
+    /// covering the body go on at the header's depth, outside the body, is where the loop goes on.
+    pub(super) fn legacy_clause_exits(&self, header: usize, body: &[usize]) -> Vec<usize> {
+        let Some(depth) = self.entry_depth[header] else {
+            return Vec::new();
+        };
+        if self.legacy.is_none() {
+            return Vec::new();
+        }
+        let deeper = |x: usize| self.entry_depth[x].is_some_and(|d| d > depth);
+        let mut seen: Vec<usize> = Vec::new();
+        let mut todo: Vec<usize> = body
+            .iter()
+            .filter_map(|&x| self.cfg.blocks[x].handler.map(|h| h.0))
+            .filter(|h| !body.contains(h))
+            .collect();
+        let mut exits: Vec<usize> = Vec::new();
+        while let Some(x) = todo.pop() {
+            if seen.contains(&x) {
+                continue;
+            }
+            seen.push(x);
+            for e in &self.cfg.blocks[x].succs {
+                let to = e.to;
+                if e.kind == EdgeKind::Exception || body.contains(&to) {
+                    continue;
+                }
+                if deeper(to) {
+                    todo.push(to);
+                } else if !exits.contains(&to) && self.legacy_loop_exit(header, to) {
+                    exits.push(to);
+                }
+            }
+        }
+        exits.sort_unstable();
+        exits
+    }
+}

@@ -200,3 +200,68 @@ impl Structurer<'_> {
         (swapped && !reach[header] && returns).then_some(n)
     }
 }
+
+impl super::Structurer<'_> {
+    /// 3.8 / 3.9 try/except whose body's normal exit `after` (the block its last POP_BLOCK falls
+    /// into) is `return CONSTANT`: a `return` of a constant ending the body unwinds the body's
+    /// block first (POP_BLOCK, then LOAD_CONST; RETURN_VALUE), while an `else:` is laid out after
+    /// the except clauses, reached by the JUMP_FORWARD that would follow the POP_BLOCK (3.10 lays
+    /// the `else:` out there instead). So the `return` is the body's last statement. Returns the
+    /// block to structure into the body.
+    pub(super) fn legacy_body_const_return(&self, after: Option<usize>) -> Option<usize> {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 {
+            return None;
+        }
+        let a = after?;
+        let ins = self.instrs(a);
+        let const_return = ins.len() == 2
+            && ins[0].op.name == "LOAD_CONST"
+            && ins[1].op.name == "RETURN_VALUE"
+            && self.cfg.blocks[a].preds.len() == 1;
+        const_return.then_some(a)
+    }
+}
+
+impl super::Structurer<'_> {
+    /// 3.8 / 3.9 try/except (handler `h`) whose body's own way out, the POP_BLOCK; JUMP_FORWARD
+    /// before the handler, is dead after a `return`: the peephole optimizer drops the code after a
+    /// RETURN_VALUE up to the next label only, so the body ends in a statement with an end of its
+    /// own that nothing reaches (`if c: return x  else: return y`). The body is written so (see
+    /// `legacy_layout::close_final_if`) where that is how it was structured.
+    pub(super) fn legacy_dead_body_exit(&self, h: usize) -> bool {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || h < 3 {
+            return false;
+        }
+        // (the jump's one way in is the dead POP_BLOCK's fall)
+        let dead = |x: usize, op: &str| {
+            self.cfg.blocks[x].preds.iter().all(|&p| p == h - 2)
+                && matches!(self.instrs(x)[..], [i] if i.op.name == op)
+        };
+        dead(h - 1, "JUMP_FORWARD")
+            && dead(h - 2, "POP_BLOCK")
+            && !self.cfg.blocks[h - 3].preds.is_empty()
+            && self
+                .instrs(h - 3)
+                .last()
+                .is_some_and(|i| i.op.name == "RETURN_VALUE")
+    }
+}
+
+/// 3.8 / 3.9 try/finally whose normal path's copy of the finally body runs on, before the handler,
+/// into `tail`: where that is one `return` of a constant, it is the body's last statement (a
+/// `return` of a constant unwinds the block, POP_BLOCK and the copy, then LOAD_CONST;
+/// RETURN_VALUE), not code after the statement, which the copy reaches by a jump past the
+/// handler. (3.10 copies a `return` after the statement into the copy's end.)
+pub(super) fn legacy_finally_body_return(
+    version: framejit_bytecode::PyVersion,
+    tail: &[crate::ast::Stmt],
+) -> bool {
+    use crate::ast::{Expr, Stmt};
+    version <= framejit_bytecode::PyVersion::V3_9
+        && matches!(
+            tail,
+            [Stmt::Return {
+                value: None | Some(Expr::Constant { .. })
+            }]
+        )
+}

@@ -42,7 +42,147 @@ fn flow_of(
 
 /// The stack depth before each item of `bc` (`None` for labels and markers, and for instructions no
 /// path reaches), as the assembler's stack walk finds it.
+///
+/// No code is laid out for this: a jump's stack effect does not depend on its argument (every jump
+/// of the tables has constant effects: `jump_effects_are_constant`), and whether a jump reaches its
+/// target in its direction follows from the order of the instructions alone (each takes at least one
+/// code unit). The instructions are read once, refused where [`collect`] refuses them, and a jump
+/// that points the wrong way takes its other-direction form as [`layout`] would (or is refused as
+/// there); the depths are those of the assembler's walk over the laid-out code
+/// (`depths_match_the_laid_out_walk`). Offsets in errors are those of the code as written (each
+/// instruction with its `pad` prefixes, as decoded).
 pub fn instruction_depths(bc: &Bytecode) -> Result<Vec<Option<u32>>> {
+    let t = bc.table();
+    let label_pos = LabelSlots::new(bc)?;
+    let resolve = |l: Label, i: usize, what: &str| -> Result<usize> {
+        label_pos.get(l).ok_or_else(|| {
+            err(format!(
+                "{what} label {} is not in the instruction list",
+                l.0
+            ))
+            .item(i)
+        })
+    };
+    let mut flow: Vec<FlowInstr> = Vec::with_capacity(label_pos.instrs);
+    let mut handlers: Vec<(usize, usize, usize, u32)> = Vec::new();
+    let mut open: Option<(usize, usize, crate::instr::TryBegin)> = None;
+    let mut unit = 0u32;
+    for (i, item) in bc.items.iter().enumerate() {
+        match item {
+            Item::Label(_) => {}
+            Item::Instr(ins) => {
+                let mut op = ins.op;
+                let target = match (ins.arg, op.jump()) {
+                    (Arg::Jump(l), Some(_)) => Some(resolve(l, i, "jump")?),
+                    (Arg::Raw(_), None) => None,
+                    (Arg::Jump(_), None) => {
+                        return Err(err("only jump instructions take a label")
+                            .item(i)
+                            .op(op.name));
+                    }
+                    (Arg::Raw(_), Some(_)) => {
+                        return Err(err("a jump instruction needs a label as its argument")
+                            .item(i)
+                            .op(op.name));
+                    }
+                };
+                if op.code == u16::from(t.extended_arg) {
+                    return Err(err(
+                        "EXTENDED_ARG is written by the assembler as arguments need it: give the full argument to the next instruction",
+                    )
+                    .item(i)
+                    .op(op.name));
+                }
+                if matches!(op.kind, crate::opcode::OpKind::Pseudo { .. }) {
+                    return Err(err("pseudo-instructions exist only inside the compiler")
+                        .item(i)
+                        .op(op.name));
+                }
+                let k = flow.len();
+                if let (Some(to), Some(j)) = (target, op.jump()) {
+                    // forward: the target starts at or after this instruction's end (slot k + 1);
+                    // backward: at or before it
+                    let reaches = match j.dir {
+                        JumpDir::Absolute => true,
+                        JumpDir::Forward => to > k,
+                        JumpDir::Backward => to <= k + 1,
+                    };
+                    if !reaches {
+                        op = flipped(t, op).ok_or_else(|| {
+                            err(format!(
+                                "{} cannot reach its target in its direction",
+                                op.name
+                            ))
+                            .item(i)
+                            .op(op.name)
+                        })?;
+                    }
+                }
+                let arg = ins.raw_arg();
+                flow.push(FlowInstr {
+                    op,
+                    arg,
+                    target,
+                    offset: unit.saturating_mul(2),
+                    item: i,
+                });
+                let ext = needed_prefixes(arg).max(u32::from(ins.pad).min(3));
+                unit = unit.saturating_add(ext + 1 + u32::from(op.caches));
+            }
+            Item::TryBegin(tb) => {
+                if let Some((_, at, _)) = open {
+                    return Err(err(format!(
+                        "TryBegin while the range opened at item {at} is still open (ranges do not nest)"
+                    ))
+                    .item(i));
+                }
+                if !bc.version.has_exception_table() {
+                    return Err(
+                        err(format!("Python {} has no exception table", bc.version)).item(i)
+                    );
+                }
+                open = Some((flow.len(), i, *tb));
+            }
+            Item::TryEnd => {
+                let Some((start, at, tb)) = open.take() else {
+                    return Err(err("TryEnd without an open TryBegin").item(i));
+                };
+                let handler = resolve(tb.handler, at, "handler")?;
+                handlers.push((
+                    start,
+                    flow.len(),
+                    handler,
+                    tb.depth + 1 + u32::from(tb.lasti),
+                ));
+            }
+        }
+    }
+    if let Some((start, at, tb)) = open {
+        let handler = resolve(tb.handler, at, "handler")?;
+        handlers.push((
+            start,
+            flow.len(),
+            handler,
+            tb.depth + 1 + u32::from(tb.lasti),
+        ));
+    }
+    if handlers.iter().any(|h| h.2 >= flow.len()) {
+        return Err(err(
+            "an exception handler label is at the end of the code, after every instruction",
+        ));
+    }
+    let (_, depths) = walk(bc.version, &flow, &handlers)?;
+    let mut out = vec![None; bc.items.len()];
+    for (ins, depth) in flow.iter().zip(depths) {
+        out[ins.item] = depth;
+    }
+    Ok(out)
+}
+
+/// [`instruction_depths`] the long way: collect, lay out, walk (what it stood for before it read
+/// the order of the instructions instead of their layout); the tests compare the two.
+#[doc(hidden)]
+pub fn laid_out_depths(bc: &Bytecode) -> Result<Vec<Option<u32>>> {
     let (mut slots, ranges) = collect(bc)?;
     let starts = layout(bc.table(), &mut slots)?;
     let (flow, handlers) = flow_of(&slots, &starts, &ranges);

@@ -77,14 +77,19 @@ pub enum Val {
     AsyncComp(Expr),
     /// The result of an in-place operator (`INPLACE_ADD`, `BINARY_OP +=`): it reads as source only
     /// when stored back into its left operand (`a += b`); `a + b` would not call `__iadd__`.
-    InPlace {
-        left: Expr,
-        op: Operator,
-        right: Expr,
-    },
+    /// (Boxed: two expressions inline made every stack value twice the size of an `Expr`.)
+    InPlace(Box<InPlaceVal>),
     /// 3.12+ a `def` or `class` with type parameters, made by its type-parameter scope
     /// (`exprs/type_params.rs`), and what decorates it, until it is stored.
     Def(Box<Stmt>),
+}
+
+/// [`Val::InPlace`]: `left op= right` until it is stored back into `left`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InPlaceVal {
+    pub left: Expr,
+    pub op: Operator,
+    pub right: Expr,
 }
 
 /// A class statement in the making.
@@ -404,7 +409,7 @@ impl<'a> Sim<'a> {
     /// A binary operator's result; an in-place one stays apart until it is stored back.
     fn push_bin_op(&mut self, left: Expr, op: Operator, right: Expr, inplace: bool) {
         self.stack.push(if inplace {
-            Val::InPlace { left, op, right }
+            Val::InPlace(Box::new(InPlaceVal { left, op, right }))
         } else {
             Val::Expr(Expr::BinOp {
                 left: Box::new(left),
@@ -448,7 +453,8 @@ impl<'a> Sim<'a> {
     fn store(&mut self, ins: &Instr, target: Expr) -> Result<(), DecompileError> {
         let value = match self.pop(ins)? {
             Val::Expr(e) => e,
-            Val::InPlace { left, op, right } => {
+            Val::InPlace(inplace) => {
+                let InPlaceVal { left, op, right } = *inplace;
                 if left != load_of(&target) {
                     return Err(self.err(
                         ins,
@@ -840,7 +846,7 @@ impl<'a> Sim<'a> {
                     "a function used as a value (comprehension or nested def in an expression)",
                 )),
             },
-            Val::InPlace { .. } => Err(self.err(
+            Val::InPlace(_) => Err(self.err(
                 ins,
                 "an in-place operator's result used as a value, not stored back into its operand",
             )),
@@ -1967,7 +1973,7 @@ impl<'a> Sim<'a> {
                     Val::Send(_) | Val::AsyncComp(_) => {
                         return Err(self.err(ins, "an awaitable popped without its await"))
                     }
-                    Val::InPlace { .. } => {
+                    Val::InPlace(_) => {
                         return Err(self.err(
                             ins,
                             "an in-place operator's result popped without being stored back",

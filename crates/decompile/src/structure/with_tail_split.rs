@@ -23,16 +23,18 @@ pub(super) fn split_suppressed_tails(code: &CodeInput, cfg: &mut Cfg) {
     };
     let mut at = Vec::new();
     for blk in &cfg.blocks {
-        let names: Vec<&str> = blk
+        // (exactly these three, read in place: no list of names made per block)
+        let mut names = blk
             .instrs
             .iter()
             .filter_map(|&i| name(i))
-            .filter(|n| !matches!(*n, "NOP" | "NOT_TAKEN" | "TO_BOOL"))
-            .collect();
-        let handler_test = matches!(
-            names.as_slice(),
-            ["PUSH_EXC_INFO", "WITH_EXCEPT_START", j] if j.starts_with("POP_JUMP") && j.ends_with("IF_TRUE")
-        );
+            .filter(|n| !matches!(*n, "NOP" | "NOT_TAKEN" | "TO_BOOL"));
+        let handler_test = names.next() == Some("PUSH_EXC_INFO")
+            && names.next() == Some("WITH_EXCEPT_START")
+            && names
+                .next()
+                .is_some_and(|j| j.starts_with("POP_JUMP") && j.ends_with("IF_TRUE"))
+            && names.next().is_none();
         let Some(x) = blk
             .succs
             .iter()

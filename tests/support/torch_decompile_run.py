@@ -103,7 +103,8 @@ def _pad_locals(src: str, new: types.CodeType):
     )
     if fn is None:
         return None
-    first = fn.body[0]
+    # (after the function's nonlocal / global declarations, which must come before any use)
+    first = next((s for s in fn.body if not isinstance(s, (ast.Nonlocal, ast.Global))), fn.body[-1])
     lines = src.splitlines(keepends=True)
     indent = " " * first.col_offset
     body = []

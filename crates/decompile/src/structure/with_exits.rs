@@ -665,6 +665,51 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
+    /// ≤3.9: the body's own last way out at `after` (the block after its last POP_BLOCK), where
+    /// the code there does not go on where the suppressed path does (so the body never completes
+    /// normally: that code is a copy of the with statement's exit in front of a `return`, `raise`,
+    /// `break` or `continue`, which the compiler lays out where the body's end would be). Read as
+    /// a way out of the body ([`Self::with_exit_path`], entered with the body's stack
+    /// `body_base`): its statements past this statement's exit call. `None` where it is not one.
+    pub(super) fn legacy_body_last_exit(
+        &mut self,
+        after: usize,
+        body_base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Option<Vec<Stmt>>, DecompileError> {
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        let (stmts, exit, left) = self.run(after, body_base.to_vec())?;
+        if stmts.first() != Some(&exit_call) || !matches!(exit, Exit::Flow | Exit::Exit) {
+            return Ok(None);
+        }
+        let mut out = stmts.clone();
+        let next = self
+            .succ(after, EdgeKind::Jump)
+            .or_else(|| self.succ(after, EdgeKind::Fall));
+        // (a block that leaves, or one that goes on to where the way out leaves)
+        if exit == Exit::Flow
+            && !self.with_exit_path(&stmts, body_base, left, next, lp, &mut out)?
+        {
+            return Ok(None);
+        }
+        // (the exit calls of enclosing with statements it leaves too, then the one statement
+        // that leaves: code run on past a loop's exit, `break` then what follows the loop, is
+        // not the body's)
+        out.remove(0);
+        let leaves = match out.split_last() {
+            Some((
+                Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue,
+                calls,
+            )) => calls.iter().all(|c| *c == exit_call),
+            _ => false,
+        };
+        Ok(leaves.then_some(out))
+    }
+}
+
+impl Structurer<'_> {
     /// ≤3.10: does the normal way out of a with body, from block `after`, run the exit call and
     /// then `ret` (the `return` the compiler copied into the handler's suppressed path)? True
     /// also where there is no normal way out (the copy is then the code after the statement).
@@ -740,8 +785,13 @@ impl Structurer<'_> {
             } else {
                 self.succ(x, EdgeKind::Fall)
             };
+            // (a block that only jumps on is where it jumps: 3.8/3.9 thread one way's jump past
+            // it and not the other's)
+            let at = |x: usize| self.resolve_jumps(x);
             match on {
-                Some(n) if to == Some(n) => return sim.stack.is_empty() && same(&sim.out),
+                Some(n) if to.map(at) == Some(at(n)) => {
+                    return sim.stack.is_empty() && same(&sim.out)
+                }
                 Some(n) => x = n,
                 None => return false,
             }

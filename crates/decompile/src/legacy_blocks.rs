@@ -1225,19 +1225,17 @@ impl Structurer<'_> {
             let end = self
                 .succ(sup, EdgeKind::Jump)
                 .or_else(|| self.succ(sup, EdgeKind::Fall));
-            // (≤3.9: the normal way out must go on there too: where it does not, the body never
+            // (the normal way out must go on there too: where it does not, the body never
             // completes and the code at its end is the body's own last way out, a copy of its
             // exit (`return` / `raise`, `break` / `continue`): it stays in the body, and the
             // statement goes on where the suppressed path does. Read as the code after the
             // statement it would run on the suppressed path. Anything else is refused. 3.10
-            // copies that `return` into the handler, read below)
-            if self.code.version < framejit_bytecode::PyVersion::V3_10
-                && after.is_some()
-                && end.is_some()
-                && !self.legacy_same_after_exit(after, &[], end)
-            {
+            // copies a small `return` after the statement into the handler, read below; where it
+            // has nothing to copy (the suppressed path runs on into an enclosing with's
+            // POP_BLOCK, or jumps back to a loop's header) the check is the same)
+            if after.is_some() && end.is_some() && !self.legacy_same_after_exit(after, &[], end) {
                 let last = match after {
-                    Some(a) => self.legacy_body_last_exit(a, &body_base, lp)?,
+                    Some(a) => self.body_last_exit_path(a, &body_base, lp)?,
                     None => None,
                 };
                 let last = last.ok_or_else(|| {

@@ -211,42 +211,6 @@ def with_in_if_early_return(x, suppress):
     return "end", log
 
 
-def compute(log):
-    log.append("compute")
-    if "fail" in log:
-        raise KeyError("compute")
-    return len(log)
-
-
-def break_copied_exit_call(xs, suppress, log):
-    # 3.12+ copy the code after the loop (a call) into the `break`, after the exit call: it runs
-    # after __exit__ (which must not see its exception), and a suppressed exception loops again
-    while xs:
-        with Sup(log, suppress):
-            check(xs.pop())
-            break
-    return compute(log)
-
-
-def break_while_true_then_call(xs, suppress, log):
-    # `while True` whose only exit is a `break` out of a with: the code after the loop follows
-    # the exit call (copied there on 3.12+), not the with body's
-    while True:
-        with Sup(log, suppress):
-            if check(xs.pop()):
-                break
-            log.append("more")
-    return compute(log)
-
-
-def break_then_raise(xs, suppress, log):
-    while True:
-        with Sup(log, suppress):
-            check(xs.pop())
-            break
-    raise ValueError("after")
-
-
 S = [("a", True), ("", True), ("boom", True), ("a", False), ("boom", False), ("", False)]
 
 CASES = {
@@ -267,7 +231,4 @@ CASES = {
     "loop_with_continue_last": [(["a", "boom", ""], True), (["a", ""], False), (["boom"], False), ([], True)],
     "loop_if_arms_with_last": [(["a", "b", "c", "boom"], True), (["a", "b", ""], False), (["b", "boom"], True), (["boom"], False)],
     "with_in_if_early_return": S + [("skip", True), ("skip", False)],
-    "break_copied_exit_call": [(["a", "boom"], True, []), (["a", "boom"], False, []), (["a"], True, ["fail"]), ([], True, [])],
-    "break_while_true_then_call": [(["a", "boom"], True, []), (["a", "", "boom"], True, []), (["a", ""], False, []), (["a"], True, ["fail"])],
-    "break_then_raise": [(["a", "boom"], True, []), (["a"], False, []), (["boom"], False, [])],
 }

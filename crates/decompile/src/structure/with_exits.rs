@@ -73,10 +73,12 @@ impl Structurer<'_> {
             match exit {
                 // (a block of its own after the exit call: it leaves with what the stack held or
                 // a constant, computing nothing after `__exit__`)
-                // (3.11+: ≤3.10 readings that this refused were identical, their check is left)
+                // (statements before it are an enclosing statement's unwinding, a finally body's
+                // copy, which that statement strips as its own or refuses; 3.11+: ≤3.10
+                // readings that this refused were identical, their check is left)
                 Exit::Exit
                     if self.code.version >= framejit_bytecode::PyVersion::V3_11
-                        && late_code_after_exit(&self.instrs(n), true) =>
+                        && late_leaving_value(&self.instrs(n)) =>
                 {
                     break
                 }
@@ -161,6 +163,17 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
         let constant = *n == "LOAD_CONST" && rest.get(k + 1) == Some(&"RETURN_VALUE");
         !leaving && !constant
     })
+}
+
+/// [`late_code_after_exit`] for the last statement of `ins`, a block run after an exit call: the
+/// instructions after the last one that ends a statement compute no value but a constant.
+fn late_leaving_value(ins: &[&framejit_bytecode::Instr]) -> bool {
+    let ends = |i: &&framejit_bytecode::Instr| {
+        let n = i.op.name;
+        n == "POP_TOP" || n.starts_with("STORE_") || n.starts_with("DELETE_")
+    };
+    let start = ins.iter().rposition(ends).map_or(0, |k| k + 1);
+    late_code_after_exit(&ins[start..], true)
 }
 
 /// Does the stack `left` come from leaving with statements: the values of `base` from some

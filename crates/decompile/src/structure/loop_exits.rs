@@ -446,12 +446,16 @@ impl Structurer<'_> {
             .enumerate()
             .rev()
             .find_map(|(i, s)| s.map(|s| (i, s)))?;
-        // (3.11+: a stop of a region around the try / with body the branch is in, outside that
-        // body's handler range: the body ends first, where it leaves the range, and the arm
-        // that goes on there goes through the body's end (a with's exit call), so it does not
-        // end at that stop)
+        // (3.11+: a stop of a region around the with body the branch is in, outside that body's
+        // handler range: the body ends first, where it leaves the range, and the arm that goes
+        // on there goes through the with's exit call, so it does not end at that stop; try
+        // bodies keep their readings, pathlib copyfileobj was refused)
         if let (Some(&(h, None)), Some(&d)) = (self.try_body.last(), self.try_depth.last()) {
-            if self.legacy.is_none() && i + 1 < d && !self.covered_by(s, h) {
+            let is_with = self
+                .instrs(h)
+                .iter()
+                .any(|i| i.op.name == "WITH_EXCEPT_START");
+            if self.legacy.is_none() && is_with && i + 1 < d && !self.covered_by(s, h) {
                 return None;
             }
         }

@@ -159,8 +159,9 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
                 | "RETURN_VALUE"
                 | "RETURN_CONST"
         ) || n.starts_with("JUMP");
-        // (a constant returned)
-        let constant = *n == "LOAD_CONST" && rest.get(k + 1) == Some(&"RETURN_VALUE");
+        // (a constant returned; 3.14 loads small integers by LOAD_SMALL_INT)
+        let constant = matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
+            && rest.get(k + 1) == Some(&"RETURN_VALUE");
         !leaving && !constant
     })
 }

@@ -22,17 +22,17 @@ from conftest import LIVE_MINORS, interpreter, run_json
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = "tests/support/behaviour_run.py"
 
-# "equal" functions per version, measured 2026-11-22 (end of session 11, main after the merges of
-# speed, behloop, behold and behnew and the lead's changes):
-#   3.9.18   equal 658 of 668, refused 10, different 0
-#   3.10.13  equal 679 of 693, refused 14, different 0
-#   3.11.7   equal 732 of 734, refused 2, different 0
-#   3.12.1   equal 742 of 744, refused 2, different 0
-#   3.13.0   equal 748 of 750, refused 2, different 0
-#   3.14.10  equal 755 of 757, refused 2, different 0
-# No "syntax", no "error". Whole-module mode: equal 31, 29, 40, 41, 42, 43 modules of 36-44.
-FLOORS = {9: 658, 10: 679, 11: 732, 12: 742, 13: 748, 14: 755}
-MIN_FUNCTIONS = {9: 668, 10: 693, 11: 734, 12: 744, 13: 750, 14: 757}
+# "equal" functions per version, measured 2026-11-22 (session 12, branch withnarrow: main at the end of
+# session 11 plus b_with_never_completes' new functions and b_with_copied_exits_py311):
+#   3.9.18   equal 663 of 673, refused 10, different 0
+#   3.10.13  equal 681 of 698, refused 16, different 1 (KNOWN_DEFECTS: nested_loop_returns, main's too)
+#   3.11.7   equal 738 of 742, refused 4, different 0
+#   3.12.1   equal 747 of 752, refused 5, different 0
+#   3.13.0   equal 753 of 758, refused 5, different 0
+#   3.14.10  equal 760 of 765, refused 5, different 0
+# No "syntax", no "error". Whole-module mode: equal 31, 29, 40, 41, 42, 42 modules of 36-45.
+FLOORS = {9: 663, 10: 681, 11: 738, 12: 747, 13: 753, 14: 760}
+MIN_FUNCTIONS = {9: 673, 10: 698, 11: 742, 12: 752, 13: 758, 14: 765}
 
 _ALL = range(9, 15)
 # (module, function) -> versions where it is miscompiled today: silent miscompilations found by this suite,
@@ -43,6 +43,12 @@ KNOWN_DEFECTS: dict = {
     # storing a name already loaded ('a + (a := 10)'), 3.13+ 'not not a' (TO_BOOL) as 'a', a conditional
     # return/break inside a 3.12+ try or with body moved out of it, a local whose only store was dead
     # code read as a global, a generator whose only yield was dead code, 3.14 CALL_FUNCTION_EX.
+    #
+    # 3.10 (main at session 12 too): 'with A: with B: while True: ...; if c: continue; return True'
+    # then 'return "after"' -> the loop ends in 'break' and 'return True' comes out after the inner
+    # with (its handler's suppressed path runs into the outer with's POP_BLOCK, nothing copied, and
+    # 3.10 makes no agreement check there), so a suppressed exception returned True, not "after".
+    ("b_with_never_completes", "nested_loop_returns"): {10},
 }
 
 _REPORTS: dict = {}

@@ -137,6 +137,80 @@ async def async_completes(x, suppress):
     return False, log
 
 
+def nested_loop_returns(xs, suppress, log):
+    # both withs' bodies end in a loop left only by return (3.9: the loop's exit is the return's
+    # copy, exit calls of both withs in front of it; constants are loaded after the exit calls)
+    it = iter(xs)
+    with Sup(log, not suppress):
+        with Sup(log, suppress):
+            while True:
+                x = next(it)
+                if check(x):
+                    return False
+                if x:
+                    continue
+                return True
+    return "after"
+
+
+def arms_return_or_raise(x, suppress, log):
+    # every arm of the body's if returns (constants: 3.9 loads them after the exit call) or
+    # raises; the code after the with runs only on the suppressed path
+    with Sup(log, suppress):
+        if x == "a":
+            log.append("a")
+            return False
+        elif check(x):
+            log.append("true")
+            return True
+        else:
+            log.append("else")
+            raise RuntimeError("unexpected")
+    return "after"
+
+
+def loop_with_continue_last(xs, suppress):
+    # a with ending in continue: the code after it runs only when __exit__ suppresses
+    log = []
+    n = 0
+    for x in xs:
+        n += 1
+        with Sup(log, suppress):
+            check(x)
+            continue
+        log.append("suppressed %s" % x)
+    return n, log
+
+
+def loop_if_arms_with_last(xs, suppress):
+    # each arm of an if ends the loop body with a with (3.9 threads the normal way's jump back to
+    # the loop past the arm's end, the suppressed way's not)
+    log = []
+    for x in xs:
+        if x == "a":
+            log.append("a")
+        elif x == "b":
+            with Sup(log, suppress):
+                check(x)
+        else:
+            with Sup(log, suppress):
+                log.append(check(x))
+    return log
+
+
+def with_in_if_early_return(x, suppress):
+    # a with inside an if arm whose body returns a computed value on one branch: the other
+    # branch leaves the body through its exit call to the code after the with
+    log = []
+    if x != "skip":
+        with Sup(log, suppress):
+            y = check(x)
+            if y:
+                return "ret " + str(y), log
+        log.append("after with")
+    return "end", log
+
+
 S = [("a", True), ("", True), ("boom", True), ("a", False), ("boom", False), ("", False)]
 
 CASES = {
@@ -152,4 +226,9 @@ CASES = {
     "async_completes": S,
     "never_completes_const_returns": S,
     "async_never_completes_const_returns": S,
+    "nested_loop_returns": [(["b", "a"], True, []), (["b", ""], False, []), (["boom"], True, []), (["boom"], False, []), ([""], True, [])],
+    "arms_return_or_raise": [(x, sup, []) for x in ("a", "b", "", "boom") for sup in (True, False)],
+    "loop_with_continue_last": [(["a", "boom", ""], True), (["a", ""], False), (["boom"], False), ([], True)],
+    "loop_if_arms_with_last": [(["a", "b", "c", "boom"], True), (["a", "b", ""], False), (["b", "boom"], True), (["boom"], False)],
+    "with_in_if_early_return": S + [("skip", True), ("skip", False)],
 }

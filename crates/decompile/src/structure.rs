@@ -1505,6 +1505,18 @@ impl<'a> Structurer<'a> {
             let n_stmts = stmts.len();
             out.extend(stmts);
             match exit {
+                // (a with statement's exit call in a way out, then code the compiler copied after
+                // it: that code is not the body's, see `late_code_after_exit`)
+                Exit::Exit
+                    if self.code.version >= framejit_bytecode::PyVersion::V3_11
+                        && out[out.len() - n_stmts..].iter().any(|s| {
+                        matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::WITH_EXIT)
+                    }) && with_exits::late_code_after_exit(&self.instrs(b), false) =>
+                {
+                    return Err(self.err(
+                        "a way out of a with body that runs code after its exit call",
+                    ));
+                }
                 Exit::Exit => break,
                 Exit::Flow => {
                     let next = self
@@ -2654,18 +2666,25 @@ impl<'a> Structurer<'a> {
         // the compiler copied, and the statement goes on where the suppressed path does)
         let mut after = after;
         let differs =
-            || self.err("a with statement whose code after it differs on the suppressed path");
+            |s: &Self| s.err("a with statement whose code after it differs on the suppressed path");
         let last_exit = match after {
             Some(a) if is_async => {
                 let (last, blocks) = self
                     .async_with_last_exit(h, exits, suppressed, a)
-                    .ok_or_else(differs)?;
+                    .ok_or_else(|| differs(self))?;
                 (!last.is_empty()).then_some((last, blocks))
             }
             Some(a) if !self.with_after_agrees(h, exits, suppressed, a) => {
                 // (a `break` whose copy of the loop's exit the compiler inlined there is refused
                 // too: read as the code after the statement, it would run on the suppressed path)
-                Some(self.with_body_last_exit(a, exits).ok_or_else(differs)?)
+                match self.with_body_last_exit(a, exits) {
+                    Some(last) => Some(last),
+                    // (`continue` / `break` of the loop around, after the exit calls)
+                    None => match self.body_last_exit_path(a, &body_base, lp) {
+                        Ok(Some(last)) => Some((last, Vec::new())),
+                        _ => return Err(differs(self)),
+                    },
+                }
             }
             _ => None,
         };

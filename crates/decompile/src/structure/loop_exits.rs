@@ -440,7 +440,25 @@ impl Structurer<'_> {
     /// gets there: the arms of an `if` whose other arm leaves (`return`) meet nowhere else, and
     /// the one that goes on ends where the enclosing statement's arm does.
     pub(super) fn stop_reached(&self, b: usize, fall: usize, taken: usize) -> Option<usize> {
-        let s = self.stops.iter().rev().flatten().next().copied()?;
+        let (i, s) = self
+            .stops
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, s)| s.map(|s| (i, s)))?;
+        // (3.11+: a stop of a region around the with body the branch is in, outside that body's
+        // handler range: the body ends first, where it leaves the range, and the arm that goes
+        // on there goes through the with's exit call, so it does not end at that stop; try
+        // bodies keep their readings, pathlib copyfileobj was refused)
+        if let (Some(&(h, None)), Some(&d)) = (self.try_body.last(), self.try_depth.last()) {
+            let is_with = self
+                .instrs(h)
+                .iter()
+                .any(|i| i.op.name == "WITH_EXCEPT_START");
+            if self.legacy.is_none() && is_with && i + 1 < d && !self.covered_by(s, h) {
+                return None;
+            }
+        }
         let walls = [Some(b), Some(s)];
         let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
         // (3.11+ lay the code after a try statement out before its handler: an except clause

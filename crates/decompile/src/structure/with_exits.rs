@@ -71,6 +71,17 @@ impl Structurer<'_> {
             let (stmts, exit, l) = self.run(n, left)?;
             more.extend(stmts);
             match exit {
+                // (a block of its own after the exit call: it leaves with what the stack held or
+                // a constant, computing nothing after `__exit__`)
+                // (statements before it are an enclosing statement's unwinding, a finally body's
+                // copy, which that statement strips as its own or refuses; 3.11+: ≤3.10
+                // readings that this refused were identical, their check is left)
+                Exit::Exit
+                    if self.code.version >= framejit_bytecode::PyVersion::V3_11
+                        && late_leaving_value(&self.instrs(n)) =>
+                {
+                    break
+                }
                 Exit::Exit => {
                     out.append(&mut more);
                     return Ok(true);
@@ -103,6 +114,67 @@ impl Structurer<'_> {
         }
         (Some(n) == ctx.exit).then_some(Stmt::Break)
     }
+}
+
+/// Code of its own after a with statement's exit call in `ins` (the last such call; all of `ins`
+/// where `from_start` and it has none): anything but the pops, swaps and block ends of leaving
+/// and a `return` of a constant or of a value the stack already held. The compiler copies the
+/// code after a with statement (or after the loop a `break` leaves) right after the exit call of
+/// a way out: that code runs after `__exit__`, outside the body, and read into the body as
+/// `return f()` / `raise E` it would run before `__exit__`, which would see its exceptions (and
+/// might suppress them). A `return f()` written in the body computes `f()` before the exit call.
+pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start: bool) -> bool {
+    let names: Vec<&str> = ins.iter().map(|i| i.op.name).collect();
+    // the exit call's end: `None, None, None` called (3.11+, PRECALL on 3.11) or
+    // `None` duplicated and called (<=3.10), its result dropped
+    let call_end = |k: usize| {
+        let before = &names[..k];
+        let call = names.get(k) == Some(&"POP_TOP")
+            && matches!(before.last(), Some(&("CALL" | "CALL_FUNCTION")));
+        let args = &before[..before.len().saturating_sub(1)];
+        let args = args.strip_suffix(&["PRECALL"]).unwrap_or(args);
+        call && (args.ends_with(&["LOAD_CONST", "LOAD_CONST", "LOAD_CONST"])
+            || args.ends_with(&["LOAD_CONST", "DUP_TOP", "DUP_TOP"]))
+    };
+    let start = match (0..names.len()).rev().find(|&k| call_end(k)) {
+        Some(k) => k + 1,
+        None if from_start => 0,
+        None => return false,
+    };
+    let rest = &names[start..];
+    rest.iter().enumerate().any(|(k, n)| {
+        let leaving = matches!(
+            *n,
+            "POP_TOP"
+                | "SWAP"
+                | "ROT_TWO"
+                | "ROT_THREE"
+                | "ROT_FOUR"
+                | "POP_BLOCK"
+                | "POP_EXCEPT"
+                | "POP_ITER"
+                | "END_FOR"
+                | "NOP"
+                | "NOT_TAKEN"
+                | "RETURN_VALUE"
+                | "RETURN_CONST"
+        ) || n.starts_with("JUMP");
+        // (a constant returned; 3.14 loads small integers by LOAD_SMALL_INT)
+        let constant = matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
+            && rest.get(k + 1) == Some(&"RETURN_VALUE");
+        !leaving && !constant
+    })
+}
+
+/// [`late_code_after_exit`] for the last statement of `ins`, a block run after an exit call: the
+/// instructions after the last one that ends a statement compute no value but a constant.
+fn late_leaving_value(ins: &[&framejit_bytecode::Instr]) -> bool {
+    let ends = |i: &&framejit_bytecode::Instr| {
+        let n = i.op.name;
+        n == "POP_TOP" || n.starts_with("STORE_") || n.starts_with("DELETE_")
+    };
+    let start = ins.iter().rposition(ends).map_or(0, |k| k + 1);
+    late_code_after_exit(&ins[start..], true)
 }
 
 /// Does the stack `left` come from leaving with statements: the values of `base` from some
@@ -604,9 +676,22 @@ impl Structurer<'_> {
                 match sim.step(ins) {
                     Ok(None) => {}
                     Ok(Some(Exit::Exit)) => {
+                        // (a `return` of a constant: one computed after the exit call, or a
+                        // `raise`, is the code after the statement or its loop, copied, which
+                        // runs after `__exit__`: see `late_code_after_exit`)
+                        let constant = |r: &Stmt| {
+                            matches!(
+                                r,
+                                Stmt::Return {
+                                    value: None | Some(Expr::Constant { .. })
+                                }
+                            )
+                        };
                         return match sim.out.split_last() {
-                            Some((Stmt::Return { .. } | Stmt::Raise { .. }, calls))
-                                if !calls.is_empty() && calls.iter().all(|c| *c == exit_call) =>
+                            Some((r, calls))
+                                if constant(r)
+                                    && !calls.is_empty()
+                                    && calls.iter().all(|c| *c == exit_call) =>
                             {
                                 Some((sim.out[1..].to_vec(), blocks))
                             }
@@ -661,6 +746,55 @@ impl Structurer<'_> {
             x = n;
         }
         None
+    }
+}
+
+impl Structurer<'_> {
+    /// The body's own last way out at `after` (where the body leaves normally: ≤3.9 the block
+    /// after its last POP_BLOCK, 3.11+ the block that leaves the handler's range), where the code
+    /// there does not go on where the suppressed path does (so the body never completes normally:
+    /// that code is a copy of the with statement's exit in front of a `return`, `raise`, `break`
+    /// or `continue`, which the compiler lays out where the body's end would be). Read as a way
+    /// out of the body ([`Self::with_exit_path`], entered with the body's stack `body_base`): its
+    /// statements past this statement's exit call. `None` where it is not one.
+    pub(super) fn body_last_exit_path(
+        &mut self,
+        after: usize,
+        body_base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Result<Option<Vec<Stmt>>, DecompileError> {
+        let exit_call = Stmt::Expr {
+            value: Expr::name(WITH_EXIT),
+        };
+        let (stmts, exit, left) = self.run(after, body_base.to_vec())?;
+        if stmts.first() != Some(&exit_call) || !matches!(exit, Exit::Flow | Exit::Exit) {
+            return Ok(None);
+        }
+        if exit == Exit::Exit && late_code_after_exit(&self.instrs(after), false) {
+            return Ok(None);
+        }
+        let mut out = stmts.clone();
+        let next = self
+            .succ(after, EdgeKind::Jump)
+            .or_else(|| self.succ(after, EdgeKind::Fall));
+        // (a block that leaves, or one that goes on to where the way out leaves)
+        if exit == Exit::Flow
+            && !self.with_exit_path(&stmts, body_base, left, next, lp, &mut out)?
+        {
+            return Ok(None);
+        }
+        // (the exit calls of enclosing with statements it leaves too, then the one statement
+        // that leaves: code run on past a loop's exit, `break` then what follows the loop, is
+        // not the body's)
+        out.remove(0);
+        let leaves = match out.split_last() {
+            Some((
+                Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue,
+                calls,
+            )) => calls.iter().all(|c| *c == exit_call),
+            _ => false,
+        };
+        Ok(leaves.then_some(out))
     }
 }
 
@@ -740,8 +874,13 @@ impl Structurer<'_> {
             } else {
                 self.succ(x, EdgeKind::Fall)
             };
+            // (a block that only jumps on is where it jumps: 3.8/3.9 thread one way's jump past
+            // it and not the other's)
+            let at = |x: usize| self.resolve_jumps(x);
             match on {
-                Some(n) if to == Some(n) => return sim.stack.is_empty() && same(&sim.out),
+                Some(n) if to.map(at) == Some(at(n)) => {
+                    return sim.stack.is_empty() && same(&sim.out)
+                }
                 Some(n) => x = n,
                 None => return false,
             }

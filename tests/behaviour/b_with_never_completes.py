@@ -211,10 +211,24 @@ def with_in_if_early_return(x, suppress):
     return "end", log
 
 
+def try_with_return_except_return(x, suppress):
+    # `try: with cm: return v` / `except E: return w` (zoneinfo valid_key, socket.has_dualstack_ipv6):
+    # where the manager suppresses, the try body completes and the function returns None; 3.12+
+    # copy that `return None` into the suppressed path, and the clause's `return w` must stay in
+    # the clause (read after the try statement it returned w on the suppressed path too)
+    log = []
+    try:
+        with Sup(log, suppress):
+            return check(x) == True, log
+    except KeyError:
+        return False
+
+
 S = [("a", True), ("", True), ("boom", True), ("a", False), ("boom", False), ("", False)]
 
 CASES = {
     "never_completes_consts": S,
+    "try_with_return_except_return": S,
     "never_completes_then_code": S,
     "never_completes_raise": S,
     "never_completes_name": S,

@@ -2868,7 +2868,8 @@ impl<'a> Structurer<'a> {
             && end.is_none()
             && self.code.version >= framejit_bytecode::PyVersion::V3_12)
             .then(|| {
-                let completes = after.is_some();
+                // (a `with` at the body's end completes it where its manager suppresses)
+                let completes = after.is_some() || except_exit::ends_in_with(&body);
                 except_exit::hoist_leaving_tail(&mut handlers, &exit_copies, &mut rest, completes)
             })
             .flatten()

@@ -356,6 +356,27 @@ pub(super) fn ends_with_exit_after_marker(stmts: &[Stmt]) -> bool {
     before.last().is_some_and(is_marker)
 }
 
+/// Whether a `with` / `async with` statement ends `stmts` (or an arm of the final statement): its
+/// body may never complete, but where the manager suppresses an exception control goes on after it,
+/// to the end of `stmts`.
+pub(super) fn ends_in_with(stmts: &[Stmt]) -> bool {
+    match stmts.last() {
+        Some(Stmt::With { .. } | Stmt::AsyncWith { .. }) => true,
+        Some(Stmt::If { body, orelse, .. }) => ends_in_with(body) || ends_in_with(orelse),
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            ..
+        }) => {
+            ends_in_with(body)
+                || ends_in_with(orelse)
+                || handlers.iter().any(|h| ends_in_with(&h.body))
+        }
+        _ => false,
+    }
+}
+
 /// 3.12+ copy a small exit block into each jump to it: `try: B except E: C` followed by `return y`
 /// ends the clause with its own `return y` after the POP_EXCEPT, the same statement the normal path
 /// runs last after the body (`rest`, all that follows the body). Where every clause ends with that

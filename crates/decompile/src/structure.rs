@@ -27,6 +27,7 @@ mod finally_exits;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;
+mod handler_order;
 mod inline_comp;
 mod late_exit;
 mod legacy_async;
@@ -2798,6 +2799,12 @@ impl<'a> Structurer<'a> {
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
         self.emitted[cleanup] = true;
+        // (3.11+: which blocks the code after the body places, to tell an `else:` part from the
+        // code after the statement by where its handlers lie: `handler_order.rs`)
+        let emitted_before = (finalbody.is_none()
+            && !star
+            && self.code.version >= framejit_bytecode::PyVersion::V3_11)
+            .then(|| self.emitted.clone());
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, mut end) = match after {
             Some(a) if Some(a) != stop => {
@@ -2920,6 +2927,18 @@ impl<'a> Structurer<'a> {
                     .iter()
                     .all(|h| finally_exits::ends_by_leaving(&h.body))
                 && !after.is_some_and(|a| self.starts_borrowing(a))
+            {
+                after_try.splice(0..0, rest);
+                Vec::new()
+            } else if function
+                && !rest.is_empty()
+                && !handlers.is_empty()
+                && handlers
+                    .iter()
+                    .all(|h| handler_order::always_leaves(&h.body))
+                && emitted_before
+                    .as_deref()
+                    .is_some_and(|e| self.rest_follows_handler(e, h, cleanup))
             {
                 after_try.splice(0..0, rest);
                 Vec::new()

@@ -1,0 +1,76 @@
+//! 3.11+: where every except clause leaves (`return`, `raise`, `break`, `continue`), the code
+//! after a try body on the normal path reads the same as the statement's `else:` part or as the
+//! code after the statement: the same instructions either way. Their layout tells them apart.
+//!
+//! The compiler emits `try: B except E: C else: D` then `F` as B, D, the handler (C), then F, and
+//! then moves every block that only exceptions reach (the handlers, "cold") after all the others,
+//! each keeping its place among the cold blocks. So the handlers of try / with statements in D
+//! (and the cleanup blocks of `await`s there) come before C's handler, and those in F after it.
+//! Where the code after the body holds cold blocks laid out after the statement's own handler,
+//! and none before it, that code is the code after the statement, not an `else:` part.
+
+use super::{inline_comp, Structurer};
+use crate::ast::Stmt;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// Blocks reached from the entry block without exception edges (the compiler's "warm" ones).
+    pub(super) fn warm_blocks(&self) -> Vec<bool> {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo = vec![0usize];
+        while let Some(b) = todo.pop() {
+            if b >= n || std::mem::replace(&mut seen[b], true) {
+                continue;
+            }
+            todo.extend(
+                self.cfg.blocks[b]
+                    .succs
+                    .iter()
+                    .filter(|e| e.kind != EdgeKind::Exception)
+                    .map(|e| e.to),
+            );
+        }
+        seen
+    }
+
+    /// The try statement whose handler spans blocks `h..=cleanup` structured the code after its
+    /// body (`rest`) as the blocks emitted since `before`: were those blocks written after the
+    /// statement? True where some of them are cold and laid out after the handler, and none of
+    /// them is cold and laid out before it.
+    pub(super) fn rest_follows_handler(&self, before: &[bool], h: usize, cleanup: usize) -> bool {
+        let warm = self.warm_blocks();
+        let mut cold = Vec::new();
+        for (x, (&now, &was)) in self.emitted.iter().zip(before).enumerate() {
+            if !now || was {
+                continue;
+            }
+            if !warm.get(x).copied().unwrap_or(true) {
+                cold.push(x);
+            }
+            // (an inlined comprehension's restore handler, no statement's code: never emitted)
+            cold.extend(self.cfg.blocks[x].succs.iter().filter_map(|e| {
+                let t = e.to;
+                (e.kind == EdgeKind::Exception
+                    && !self.emitted.get(t).copied().unwrap_or(true)
+                    && !self.gen_wrapper.get(t).copied().unwrap_or(true)
+                    && inline_comp::transparent(self.code, &self.cfg, t))
+                .then_some(t)
+            }));
+        }
+        !cold.iter().any(|&x| x < h) && cold.iter().any(|&x| x > cleanup)
+    }
+}
+
+/// Does every way through `stmts` end by leaving (`return`, `raise`, `break`, `continue`), through
+/// the arms of a final `if` too?
+pub(super) fn always_leaves(stmts: &[Stmt]) -> bool {
+    match stmts.last() {
+        Some(Stmt::If { body, orelse, .. }) => always_leaves(body) && always_leaves(orelse),
+        Some(s) => matches!(
+            s,
+            Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue
+        ),
+        None => false,
+    }
+}

@@ -2919,27 +2919,30 @@ impl<'a> Structurer<'a> {
             // (functions only: a module's or class body's code ends with the `return None` the
             // printer drops only at the top level or in an `else:`)
             let function = self.code.flags & 0x1 != 0;
-            let rest = if self.code.version >= framejit_bytecode::PyVersion::V3_14
-                && function
-                && !star
-                && !handlers.is_empty()
-                && handlers
-                    .iter()
-                    .all(|h| finally_exits::ends_by_leaving(&h.body))
-                && !after.is_some_and(|a| self.starts_borrowing(a))
-            {
-                after_try.splice(0..0, rest);
-                Vec::new()
-            } else if function
-                && !rest.is_empty()
-                && !handlers.is_empty()
-                && handlers
-                    .iter()
-                    .all(|h| handler_order::always_leaves(&h.body))
-                && emitted_before
-                    .as_deref()
-                    .is_some_and(|e| self.rest_follows_handler(e, h, cleanup))
-            {
+            // (3.11+: the handlers of the code after the body, laid out before or after the
+            // statement's own, say which it is where it has any: `handler_order.rs`)
+            let leave = function && !star && !rest.is_empty() && !handlers.is_empty();
+            let layout = emitted_before
+                .as_deref()
+                .filter(|_| leave)
+                .and_then(|e| self.rest_after_handler(e, h, cleanup));
+            let rest_after = match layout {
+                Some(after_statement) => {
+                    after_statement
+                        && handlers
+                            .iter()
+                            .all(|h| handler_order::always_leaves(&h.body))
+                }
+                None => {
+                    self.code.version >= framejit_bytecode::PyVersion::V3_14
+                        && leave
+                        && handlers
+                            .iter()
+                            .all(|h| finally_exits::ends_by_leaving(&h.body))
+                        && !after.is_some_and(|a| self.starts_borrowing(a))
+                }
+            };
+            let rest = if rest_after {
                 after_try.splice(0..0, rest);
                 Vec::new()
             } else {

@@ -36,9 +36,15 @@ impl Structurer<'_> {
 
     /// The try statement whose handler spans blocks `h..=cleanup` structured the code after its
     /// body (`rest`) as the blocks emitted since `before`: were those blocks written after the
-    /// statement? True where some of them are cold and laid out after the handler, and none of
-    /// them is cold and laid out before it.
-    pub(super) fn rest_follows_handler(&self, before: &[bool], h: usize, cleanup: usize) -> bool {
+    /// statement? Some(true) where some of them are cold and all those lie after the handler,
+    /// Some(false) where all lie before it, None where there are none (or some on each side: a
+    /// split this reading does not make).
+    pub(super) fn rest_after_handler(
+        &self,
+        before: &[bool],
+        h: usize,
+        cleanup: usize,
+    ) -> Option<bool> {
         let warm = self.warm_blocks();
         let mut cold = Vec::new();
         for (x, (&now, &was)) in self.emitted.iter().zip(before).enumerate() {
@@ -58,7 +64,13 @@ impl Structurer<'_> {
                 .then_some(t)
             }));
         }
-        !cold.iter().any(|&x| x < h) && cold.iter().any(|&x| x > cleanup)
+        let early = cold.iter().any(|&x| x < h);
+        let late = cold.iter().any(|&x| x > cleanup);
+        match (early, late) {
+            (true, false) => Some(false),
+            (false, true) => Some(true),
+            _ => None,
+        }
     }
 }
 

@@ -22,6 +22,7 @@ mod dup_tail;
 mod else_borrow;
 mod except_exit;
 mod except_star;
+mod exit_in_body;
 mod exit_in_copy;
 mod finally_exits;
 mod finally_tail;

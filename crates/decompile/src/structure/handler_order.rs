@@ -7,51 +7,52 @@
 //! each keeping its place among the cold blocks. So the handlers of try / with statements in D
 //! (and the cleanup blocks of `await`s there) come before C's handler, and those in F after it.
 //! Where the code after the body holds cold blocks laid out after the statement's own handler,
-//! and none before it, that code is the code after the statement, not an `else:` part.
+//! and none before it, that code is the code after the statement, not an `else:` part; where it
+//! holds them before the handler only, an `else:` part. Only handler entries count: the blocks
+//! reached from them need not keep the order (3.12+ copy an exit block without a line number into
+//! each jump to it after the move, and place the copy by the original, among the others).
 
 use super::{inline_comp, Structurer};
 use crate::ast::Stmt;
 use crate::flow::EdgeKind;
 
 impl Structurer<'_> {
-    /// Blocks reached from the entry block without exception edges (the compiler's "warm" ones).
-    pub(super) fn warm_blocks(&self) -> Vec<bool> {
-        let n = self.cfg.blocks.len();
-        let mut seen = vec![false; n];
-        let mut todo = vec![0usize];
-        while let Some(b) = todo.pop() {
-            if b >= n || std::mem::replace(&mut seen[b], true) {
-                continue;
+    /// Blocks that an exception edge enters (handlers: "cold", and laid out in the order the
+    /// compiler emitted them; the blocks reached from them may not be: 3.12+ copy an exit block
+    /// without a line number, placed among the others, into each jump to it after the move).
+    pub(super) fn handler_entries(&self) -> Vec<bool> {
+        let mut entry = vec![false; self.cfg.blocks.len()];
+        for blk in &self.cfg.blocks {
+            for e in &blk.succs {
+                if e.kind == EdgeKind::Exception {
+                    if let Some(x) = entry.get_mut(e.to) {
+                        *x = true;
+                    }
+                }
             }
-            todo.extend(
-                self.cfg.blocks[b]
-                    .succs
-                    .iter()
-                    .filter(|e| e.kind != EdgeKind::Exception)
-                    .map(|e| e.to),
-            );
         }
-        seen
+        entry
     }
 
     /// The try statement whose handler spans blocks `h..=cleanup` structured the code after its
     /// body (`rest`) as the blocks emitted since `before`: were those blocks written after the
-    /// statement? Some(true) where some of them are cold and all those lie after the handler,
-    /// Some(false) where all lie before it, None where there are none (or some on each side: a
-    /// split this reading does not make).
+    /// statement? Some(true) where some of them are handler entries (or lead to an inlined
+    /// comprehension's handler) and all those lie after the statement's handler, Some(false)
+    /// where all lie before it, None where there are none (or some on each side: a split of the
+    /// code between `else:` and after the statement, which this reading does not make).
     pub(super) fn rest_after_handler(
         &self,
         before: &[bool],
         h: usize,
         cleanup: usize,
     ) -> Option<bool> {
-        let warm = self.warm_blocks();
+        let entries = self.handler_entries();
         let mut cold = Vec::new();
         for (x, (&now, &was)) in self.emitted.iter().zip(before).enumerate() {
             if !now || was {
                 continue;
             }
-            if !warm.get(x).copied().unwrap_or(true) {
+            if entries.get(x).copied().unwrap_or(false) {
                 cold.push(x);
             }
             // (an inlined comprehension's restore handler, no statement's code: never emitted)

@@ -21,6 +21,7 @@ ALL = {
     "inside_outer_try",
     "loop_clause_continues_then_try",
     "while_true_return_in_body",
+    "module_clause_raises_then_with",
 }
 # refused (DecompileError) on a version: never wrong source
 REFUSED = {

@@ -142,6 +142,23 @@ def run(xs):
             out.append(y)
     return out
 ''',
+    # at a module's top level: a clause that leaves, then a with statement and a try
+    "module_clause_raises_then_with": CM + '''
+LOG = []
+try:
+    BOX = Box(LOG)
+except TypeError:
+    raise ImportError("no box")
+with BOX:
+    LOG.append("module")
+try:
+    import _no_such_module_here
+except ImportError:
+    _no_such_module_here = None
+
+def run(xs):
+    return LOG + xs, _no_such_module_here
+''',
     # `while True:` left by a break and by code written in the body (gzip _GzipReader.read)
     "while_true_return_in_body": '''
 class State:

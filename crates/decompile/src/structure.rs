@@ -2922,10 +2922,17 @@ impl<'a> Structurer<'a> {
             let function = self.code.flags & 0x1 != 0;
             // (3.11+: the handlers of the code after the body, laid out before or after the
             // statement's own, say which it is where it has any: `handler_order.rs`)
+            // (a module or class body only where the statement is at its top level, where the
+            // closing `return None` the code after it ends with goes)
+            let top = lp.is_none()
+                && self.active.is_empty()
+                && self.try_body.is_empty()
+                && self.stops.iter().all(Option::is_none);
             let leave = function && !star && !rest.is_empty() && !handlers.is_empty();
             let layout = emitted_before
                 .as_deref()
-                .filter(|_| leave)
+                .filter(|_| !star && !rest.is_empty() && !handlers.is_empty())
+                .filter(|_| function || top)
                 .and_then(|e| self.rest_after_handler(e, h, cleanup));
             let rest_after = match layout {
                 Some(after_statement) => {

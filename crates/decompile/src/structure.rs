@@ -2800,11 +2800,11 @@ impl<'a> Structurer<'a> {
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
         self.emitted[cleanup] = true;
-        // (3.11+: which blocks the code after the body places, to tell an `else:` part from the
+        // (3.12+: which blocks the code after the body places, to tell an `else:` part from the
         // code after the statement by where its handlers lie: `handler_order.rs`)
         let emitted_before = (finalbody.is_none()
             && !star
-            && self.code.version >= framejit_bytecode::PyVersion::V3_11)
+            && self.code.version >= framejit_bytecode::PyVersion::V3_12)
             .then(|| self.emitted.clone());
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, mut end) = match after {
@@ -2920,7 +2920,7 @@ impl<'a> Structurer<'a> {
             // (functions only: a module's or class body's code ends with the `return None` the
             // printer drops only at the top level or in an `else:`)
             let function = self.code.flags & 0x1 != 0;
-            // (3.11+: the handlers of the code after the body, laid out before or after the
+            // (3.12+: the handlers of the code after the body, laid out before or after the
             // statement's own, say which it is where it has any: `handler_order.rs`)
             // (a module or class body only where the statement is at its top level, where the
             // closing `return None` the code after it ends with goes)

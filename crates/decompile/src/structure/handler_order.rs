@@ -1,4 +1,4 @@
-//! 3.11+: where every except clause leaves (`return`, `raise`, `break`, `continue`), the code
+//! 3.12+: where every except clause leaves (`return`, `raise`, `break`, `continue`), the code
 //! after a try body on the normal path reads the same as the statement's `else:` part or as the
 //! code after the statement: the same instructions either way. Their layout tells them apart.
 //!
@@ -11,6 +11,8 @@
 //! holds them before the handler only, an `else:` part. Only handler entries count: the blocks
 //! reached from them need not keep the order (3.12+ copy an exit block without a line number into
 //! each jump to it after the move, and place the copy by the original, among the others).
+//! (3.11 leaves a handler that ends by leaving in place, the body jumping over it: the two forms
+//! differ in their instructions there, and the structure reads them as they are.)
 
 use super::{inline_comp, Structurer};
 use crate::ast::Stmt;

@@ -22,6 +22,7 @@ ALL = {
     "loop_clause_continues_then_try",
     "while_true_return_in_body",
     "module_clause_raises_then_with",
+    "loop_clause_only_continue_then_try",
 }
 # refused (DecompileError) on a version: never wrong source
 REFUSED = {

@@ -142,6 +142,22 @@ def run(xs):
             out.append(y)
     return out
 ''',
+    # in a loop: a clause that is only `continue` (its jump back reads as the statement's end),
+    # then a try (pydoc ModuleScanner.run)
+    "loop_clause_only_continue_then_try": '''
+def run(xs):
+    out = []
+    for x in xs:
+        try:
+            y = 12 // x
+        except ZeroDivisionError:
+            continue
+        try:
+            out.append([1, 2, 3][y])
+        except IndexError:
+            out.append(y)
+    return out
+''',
     # at a module's top level: a clause that leaves, then a with statement and a try
     "module_clause_raises_then_with": CM + '''
 LOG = []

@@ -2934,12 +2934,17 @@ impl<'a> Structurer<'a> {
                 .filter(|_| !star && !rest.is_empty() && !handlers.is_empty())
                 .filter(|_| function || top)
                 .and_then(|e| self.rest_after_handler(e, h, cleanup));
+            // (in a loop, clauses whose every way on goes back to the header: each that
+            // completes is a `continue` once the code after the body follows the statement)
+            let continues = layout == Some(true)
+                && lp.is_some_and(|ctx| self.clauses_only_continue(h, cleanup, ctx.header));
             let rest_after = match layout {
                 Some(after_statement) => {
                     after_statement
-                        && handlers
-                            .iter()
-                            .all(|h| handler_order::always_leaves(&h.body))
+                        && (continues
+                            || handlers
+                                .iter()
+                                .all(|h| handler_order::always_leaves(&h.body)))
                 }
                 None => {
                     self.code.version >= framejit_bytecode::PyVersion::V3_14
@@ -2951,6 +2956,11 @@ impl<'a> Structurer<'a> {
                 }
             };
             let rest = if rest_after {
+                if continues {
+                    handlers
+                        .iter_mut()
+                        .for_each(|h| handler_order::end_with_continue(&mut h.body));
+                }
                 after_try.splice(0..0, rest);
                 Vec::new()
             } else {

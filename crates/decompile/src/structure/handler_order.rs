@@ -77,6 +77,41 @@ impl Structurer<'_> {
     }
 }
 
+impl Structurer<'_> {
+    /// Do the ways on out of the handler `h..=cleanup` (its edges other than exception edges
+    /// that leave the range) all go to the loop header `header`, one at least: each clause that
+    /// completes jumps back to it (the statement ends the loop body).
+    pub(super) fn clauses_only_continue(&self, h: usize, cleanup: usize, header: usize) -> bool {
+        let mut any = false;
+        for x in h..=cleanup {
+            let Some(blk) = self.cfg.blocks.get(x) else {
+                return false;
+            };
+            for e in &blk.succs {
+                if e.kind == EdgeKind::Exception || (h..=cleanup).contains(&e.to) {
+                    continue;
+                }
+                if e.to != header {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any
+    }
+}
+
+/// End a clause that may complete with `continue` (in place of a lone `pass`).
+pub(super) fn end_with_continue(stmts: &mut Vec<Stmt>) {
+    if always_leaves(stmts) {
+        return;
+    }
+    if matches!(stmts.as_slice(), [Stmt::Pass]) {
+        stmts.clear();
+    }
+    stmts.push(Stmt::Continue);
+}
+
 /// Does every way through `stmts` end by leaving (`return`, `raise`, `break`, `continue`), through
 /// the arms of a final `if` too?
 pub(super) fn always_leaves(stmts: &[Stmt]) -> bool {

@@ -23,6 +23,7 @@ ALL = {
     "while_true_return_in_body",
     "module_clause_raises_then_with",
     "loop_clause_only_continue_then_try",
+    "inner_loop_ends_with_if_break",
 }
 # refused (DecompileError) on a version: never wrong source
 REFUSED = {

@@ -158,6 +158,23 @@ def run(xs):
             out.append(y)
     return out
 ''',
+    # `if x not in s: ...; break` ending an inner loop's body: 3.12+ jump to the body over a copy
+    # of the jump back; the arms meet at the loop's exit (enum EnumType._find_new_)
+    "inner_loop_ends_with_if_break": '''
+def run(xs):
+    found = None
+    for a in (1, 2):
+        for x in xs:
+            t = x * a
+            if t not in {0, 2, 4}:
+                found = t
+                break
+        if found is not None:
+            break
+    else:
+        found = -1
+    return found
+''',
     # at a module's top level: a clause that leaves, then a with statement and a try
     "module_clause_raises_then_with": CM + '''
 LOG = []

@@ -1952,6 +1952,9 @@ impl<'a> Structurer<'a> {
             self.legacy_flatten_if(merge, &then, &mut orelse)
         };
         let test = fall_test(test, jump_if);
+        // (where the statement goes on when it is the end of a loop body whose arms met at the
+        // loop's exit: the header)
+        let mut merge = merge;
         if !tail.is_empty() {
             out.push(Stmt::If {
                 test,
@@ -1963,13 +1966,20 @@ impl<'a> Structurer<'a> {
             && (jump_if || !is_in_or_is(&test))
             && !orelse.is_empty()
             && self.falls_to_latch(fall, taken, lp)
-            && lp.is_some_and(|c| merge == Some(c.header))
+            && lp.is_some_and(|c| {
+                merge == Some(c.header)
+                    // (the body ending with `break`: the arms meet at the loop's exit)
+                    || (merge.is_some()
+                        && merge == c.exit
+                        && matches!(orelse.last(), Some(Stmt::Break)))
+            })
         {
             // (3.12+: `if c: B` ending a loop body jumps to B when c holds, over a copy of the
             // jump back: that copy is the end of the body, not a `continue` under `not c`; the
             // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense;
             // jumping to B when c is false: `if not (c): B`, the `not` folded into the jump; not
             // for `in` / `is`, whose `not (a in b)` CPython's AST optimizer makes `a not in b`)
+            merge = lp.map(|c| c.header);
             let test = match test {
                 t if jump_if => negate(t),
                 Expr::UnaryOp {

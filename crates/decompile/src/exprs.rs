@@ -686,7 +686,8 @@ impl<'a> Sim<'a> {
                 for (k, v) in pairs {
                     let k = text(&k)
                         .ok_or_else(|| self.err(ins, "an annotation key is not a string"))?;
-                    f.annotations.push((k, v));
+                    f.annotations
+                        .push((crate::private_names::key_as_written(self.code, k), v));
                 }
             }
             2 => match v {
@@ -695,7 +696,8 @@ impl<'a> Sim<'a> {
                         let k = k.as_ref().and_then(text).ok_or_else(|| {
                             self.err(ins, "a keyword default's name is not a string")
                         })?;
-                        f.kwdefaults.push((k, v));
+                        f.kwdefaults
+                            .push((crate::private_names::key_as_written(self.code, k), v));
                     }
                 }
                 _ => return Err(self.err(ins, "keyword defaults are not a dict")),
@@ -745,6 +747,64 @@ impl<'a> Sim<'a> {
             code,
             name,
             bases: rest,
+            keywords,
+            decorators: Vec::new(),
+        })));
+        Ok(())
+    }
+
+    /// `class C(*bases)` / `class C(**kw)`: the class body's function and the name go into the
+    /// positional tuple __build_class__ is called with; the function stands there as a marker
+    /// naming its code object, until the call makes the class of it.
+    fn mark_class_body_arg(&mut self, n: usize) {
+        let Some(at) = self.stack.len().checked_sub(n) else {
+            return;
+        };
+        let below = |k: usize| at.checked_sub(k).and_then(|i| self.stack.get(i));
+        let under_class = below(1) == Some(&Val::BuildClass)
+            || (below(1) == Some(&Val::Null) && below(2) == Some(&Val::BuildClass));
+        if n < 2 || !under_class {
+            return;
+        }
+        if let Some(Val::Function(f)) = self.stack.get(at) {
+            if f.defaults.is_empty() && f.kwdefaults.is_empty() && f.decorators.is_empty() {
+                let marker = Expr::name(&format!("{CLASS_BODY}{}", f.code));
+                self.stack[at] = Val::Expr(marker);
+            }
+        }
+    }
+
+    /// The class statement of a __build_class__ call with unpacked arguments (see
+    /// [`Self::mark_class_body_arg`]).
+    fn build_class_unpacked(
+        &mut self,
+        ins: &Instr,
+        mut args: Vec<Expr>,
+        keywords: Vec<Keyword>,
+    ) -> Result<(), DecompileError> {
+        let body = match args.first() {
+            Some(Expr::Name { id, .. }) => id
+                .strip_prefix(CLASS_BODY)
+                .and_then(|k| k.parse::<usize>().ok()),
+            _ => None,
+        };
+        let (Some(code), true) = (body, args.len() >= 2) else {
+            return Err(self.err(ins, "__build_class__ without a class body function"));
+        };
+        let name = match args.get(1) {
+            Some(Expr::Constant {
+                value: Constant::Str(s),
+                ..
+            }) => s
+                .to_string_lossless()
+                .ok_or_else(|| self.err(ins, "class name is not text"))?,
+            _ => return Err(self.err(ins, "__build_class__ without a class name")),
+        };
+        let bases = args.split_off(2);
+        self.stack.push(Val::Class(Box::new(ClassVal {
+            code,
+            name,
+            bases,
             keywords,
             decorators: Vec::new(),
         })));
@@ -1240,6 +1300,37 @@ impl<'a> Sim<'a> {
         Ok(exit)
     }
 
+    /// Whether CALL_FUNCTION_EX's positional tuple is the compiler's packing of the call's
+    /// arguments (written back one by one) rather than the single `*value` of the source
+    /// (`f(*(1, 2))`, `f(*[a, b])`, `f(*args)`): the compiler packs them where the call has a
+    /// starred argument among others, a `**` argument, or (3.10+) more arguments than it keeps on
+    /// the stack (positional + 2 per keyword > 30).
+    fn spreads_call_args(&self, posargs: &Expr, kwargs: Option<&Expr>) -> bool {
+        let items = match posargs {
+            Expr::Tuple { elts, .. } => {
+                if elts.iter().any(|e| matches!(e, Expr::Starred { .. })) {
+                    return true;
+                }
+                elts.len()
+            }
+            Expr::Constant {
+                value: Constant::Tuple(items),
+                ..
+            } => items.len(),
+            _ => return false,
+        };
+        let keywords = match kwargs {
+            None => 0,
+            // (3.8 passes a lone `**display` as it is, and packs nothing into the tuple but for
+            // `*` or `**` arguments)
+            Some(_) if self.code.version < PyVersion::V3_9 => return true,
+            Some(Expr::Dict { keys, .. }) if keys.iter().all(Option::is_some) => keys.len(),
+            Some(_) => return true,
+        };
+        // (an empty tuple is the compiler's: no positional arguments besides the keyword dict)
+        items == 0 || (self.code.version >= PyVersion::V3_10 && items + 2 * keywords > 30)
+    }
+
     fn step_one(&mut self, ins: &Instr) -> Result<Option<Exit>, DecompileError> {
         let raw = match ins.arg {
             Arg::Raw(a) => a,
@@ -1503,6 +1594,12 @@ impl<'a> Sim<'a> {
                 let spilling = self.spilling();
                 match self.stack.get_mut(idx) {
                     Some(Val::Expr(Expr::Dict { keys, values })) => match items {
+                        // `**{...}` first (`f(**{'a': 1})`, `{**{'a': 1}}`): the compiler merges
+                        // a display of its own only after something is in the dict
+                        display @ Expr::Dict { .. } if keys.is_empty() => {
+                            keys.push(None);
+                            values.push(display);
+                        }
                         Expr::Dict { keys: k, values: v } => {
                             keys.extend(k);
                             values.extend(v);
@@ -1533,7 +1630,22 @@ impl<'a> Sim<'a> {
                 };
                 let posargs = self.pop_expr(ins)?;
                 let f = self.pop(ins)?;
+                // `class C(*bases)`, `class C(**kw)`: __build_class__ called with unpacking (3.11-3.12
+                // [NULL, build_class, ...], 3.13+ [build_class, NULL, ...])
+                let class_call = f == Val::BuildClass
+                    || (f == Val::Null && self.stack.last() == Some(&Val::BuildClass));
+                if class_call {
+                    let under = if f == Val::Null {
+                        Val::BuildClass
+                    } else {
+                        Val::Null
+                    };
+                    if self.stack.last() == Some(&under) {
+                        self.stack.pop();
+                    }
+                }
                 let func = match f {
+                    _ if class_call => Expr::name(CLASS_BODY),
                     Val::Null => self.pop_expr(ins)?,
                     other => {
                         if matches!(self.stack.last(), Some(Val::Null)) {
@@ -1542,16 +1654,20 @@ impl<'a> Sim<'a> {
                         self.expr_of(ins, other)?
                     }
                 };
-                let args = match posargs {
-                    Expr::Tuple { elts, .. } | Expr::List { elts, .. } => elts,
-                    Expr::Constant {
-                        value: Constant::Tuple(items),
-                        ..
-                    } => items.into_iter().map(Expr::constant).collect(),
-                    other => vec![Expr::Starred {
-                        value: Box::new(other),
+                let args = if self.spreads_call_args(&posargs, kwargs.as_ref()) {
+                    match posargs {
+                        Expr::Tuple { elts, .. } => elts,
+                        Expr::Constant {
+                            value: Constant::Tuple(items),
+                            ..
+                        } => items.into_iter().map(Expr::constant).collect(),
+                        other => vec![other],
+                    }
+                } else {
+                    vec![Expr::Starred {
+                        value: Box::new(posargs),
                         ctx: ExprContext::Load,
-                    }],
+                    }]
                 };
                 let mut keywords = Vec::new();
                 // a key that cannot be a keyword's name (`f(**{'2': 2})`): the dict is passed
@@ -1595,6 +1711,11 @@ impl<'a> Sim<'a> {
                         value: other,
                     }),
                     None => {}
+                }
+                if class_call {
+                    return self
+                        .build_class_unpacked(ins, args, keywords)
+                        .map(|()| None);
                 }
                 self.push(Expr::Call {
                     func: Box::new(func),
@@ -2206,6 +2327,7 @@ impl<'a> Sim<'a> {
                 });
             }
             "BUILD_TUPLE" | "BUILD_LIST" | "BUILD_SET" => {
+                self.mark_class_body_arg(raw as usize);
                 let elts = self.pop_n(ins, raw as usize)?;
                 self.push(match name {
                     "BUILD_TUPLE" => Expr::Tuple {
@@ -2630,6 +2752,9 @@ pub const POP_EXCEPT: &str = "\u{0}pop_except";
 pub const UNBOUND_READ: &str = "\u{0}unbound_read";
 /// LIST_APPEND / SET_ADD / MAP_ADD in a comprehension's code: what the comprehension collects.
 pub const COLLECT: &str = "\u{0}collect";
+/// A class body's function in the arguments of `__build_class__` with unpacking (then its index
+/// in `co_consts`), and the call itself.
+pub const CLASS_BODY: &str = "\u{0}class_body:";
 /// LOAD_ASSERTION_ERROR: the `AssertionError` an `assert` raises (not a name lookup).
 pub const ASSERTION_ERROR: &str = "\u{0}AssertionError";
 

@@ -68,6 +68,9 @@ pub struct CodeInput {
     /// The name the caller's constant table gives this code object, where it is a constant of
     /// another (generated code passes code objects as values, to make functions at run time).
     pub reference: Option<String>,
+    /// The class whose private names this code's name tables give as written (`__x` for `_C__x`),
+    /// set by `private_names::unmangled`; names a constant gives are mangled with it.
+    pub private: Option<String>,
 }
 
 /// The parts of a code object, as its attributes give them.
@@ -134,6 +137,7 @@ impl CodeInput {
             spill: std::cell::Cell::new(false),
             shared_tail_return: std::cell::Cell::new(false),
             reference: None,
+            private: None,
         })
     }
 

@@ -21,6 +21,7 @@ mod legacy_layout38;
 mod legacy_tail_return;
 mod module_returns;
 pub mod printer;
+mod private_names;
 pub mod structure;
 
 pub use error::DecompileError;
@@ -95,6 +96,13 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
             _ => {}
         }
     }
+    // a free variable this code never touches (nor passes on to a closure) is there only because
+    // the source declared it `nonlocal`
+    for n in unused_free_variables(code) {
+        if !nonlocals.contains(&n) {
+            nonlocals.push(n);
+        }
+    }
     let mut out = Vec::new();
     if !globals.is_empty() {
         out.push(ast::Stmt::Global { names: globals });
@@ -104,6 +112,45 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
     }
     out.extend(dead_code_scope(code));
     out
+}
+
+/// The free variables (not the compiler's own: `__class__`, `.type_params`, ...) that no instruction
+/// of `code` reads, stores, deletes or passes to a closure.
+fn unused_free_variables(code: &CodeInput) -> Vec<String> {
+    use framejit_bytecode::Arg;
+    let own = |n: &str| n.starts_with('.') || n.starts_with("__class");
+    if code.freevars.iter().all(|n| own(n)) {
+        return Vec::new();
+    }
+    let mut used = vec![false; code.freevars.len()];
+    let mut mark = |name: Option<&str>| {
+        if let Some(k) = name.and_then(|n| code.freevars.iter().position(|f| f == n)) {
+            used[k] = true;
+        }
+    };
+    let late = code.version >= framejit_bytecode::PyVersion::V3_11;
+    for ins in code.bytecode.instrs() {
+        let Arg::Raw(raw) = ins.arg else { continue };
+        let name = ins.op.name;
+        if name.contains("DEREF") || name == "LOAD_CLOSURE" {
+            mark(code.deref_name(raw));
+        } else if late && name.contains("_FAST") {
+            // (3.11+ cells and free variables are fast slots too; 3.13+ passes a closure's cells
+            // with LOAD_FAST, and fuses two slots into one instruction, four bits each)
+            if name.matches("FAST").count() == 2 {
+                mark(code.fast_name((raw >> 4) as usize));
+                mark(code.fast_name((raw & 15) as usize));
+            } else {
+                mark(code.fast_name(raw as usize));
+            }
+        }
+    }
+    code.freevars
+        .iter()
+        .zip(used)
+        .filter(|(n, used)| !used && !own(n))
+        .map(|(n, _)| n.clone())
+        .collect()
 }
 
 /// What dead code the compiler dropped still decided: a local read but never stored (its only store
@@ -570,6 +617,13 @@ pub fn decompile_function(code: &CodeInput) -> Result<ast::Stmt, DecompileError>
 
 /// A class statement from its body's code object and the `__build_class__` call.
 pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
+    match private_names::unmangled(code) {
+        Some(plain) => class_def_of(&plain, c),
+        None => class_def_of(code, c),
+    }
+}
+
+fn class_def_of(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
     use ast::{Constant, Expr, Stmt};
     let mut body = structure::Structurer::statements(code)?;
     // (a class body, as module code, has no `return`: an arm ending in the copied return is an

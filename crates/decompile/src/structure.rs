@@ -28,6 +28,7 @@ mod finally_exits;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;
+mod handler_exit;
 mod handler_order;
 mod inline_comp;
 mod late_exit;
@@ -3237,7 +3238,15 @@ impl<'a> Structurer<'a> {
             None => (
                 None,
                 self.legacy_header_exit(header, &exits)
-                    .or_else(|| self.loop_exit(header, &lp.body, &exits)),
+                    .or_else(|| self.loop_exit(header, &lp.body, &exits))
+                    .or_else(|| {
+                        // (3.11: no edge leaves the loop; an except clause's `break` does. 3.12+
+                        // place the handler after the loop, where the try's reading finds it)
+                        let v = self.code.version;
+                        (exits.is_empty() && v == framejit_bytecode::PyVersion::V3_11)
+                            .then(|| self.handler_break_exit(header, &lp.body))
+                            .flatten()
+                    }),
             ),
         };
         let ctx = LoopCtx {

@@ -293,7 +293,10 @@ impl Sim<'_> {
                 }) => s.to_string_lossless().ok_or_else(bad)?,
                 _ => return Err(bad()),
             };
-            f.annotations.push((name, v.clone()));
+            f.annotations.push((
+                crate::private_names::key_as_written(self.code, name),
+                v.clone(),
+            ));
         }
         Ok(())
     }

@@ -1,0 +1,50 @@
+//! A loop with no way out of its own (`while 1:`) left only by a `break` in an except clause: 3.11
+//! lays the handler out inline, outside the natural loop (it does not go round, and is reached by
+//! an exception edge only), so no edge from the loop's blocks leaves it. The clause's POP_EXCEPT
+//! and jump past the loop say where `break` goes.
+
+use super::Structurer;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// Where the except clauses of handlers entered from the loop's `body` jump after POP_EXCEPT,
+    /// outside the loop: the one place, or None where there are none or several.
+    pub(super) fn handler_break_exit(&self, header: usize, body: &[usize]) -> Option<usize> {
+        // (the code after the loop is at the loop statement's own try nesting: that of the way in)
+        let level = self.cfg.blocks[header]
+            .preds
+            .iter()
+            .find(|p| !body.contains(p))
+            .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))?;
+        let mut seen: Vec<usize> = Vec::new();
+        let mut todo: Vec<usize> = body
+            .iter()
+            .filter_map(|&b| self.cfg.blocks[b].handler.map(|h| h.0))
+            .filter(|h| !body.contains(h))
+            .collect();
+        let mut found: Option<usize> = None;
+        while let Some(b) = todo.pop() {
+            if seen.contains(&b) || body.contains(&b) || seen.len() > 64 {
+                continue;
+            }
+            seen.push(b);
+            let pops = self.instrs(b).iter().any(|i| i.op.name == "POP_EXCEPT");
+            for e in &self.cfg.blocks[b].succs {
+                if e.kind == EdgeKind::Exception || body.contains(&e.to) {
+                    continue;
+                }
+                if pops && self.cfg.blocks[e.to].handler.map(|h| h.0) == level {
+                    // (out of the clause, at the loop's nesting)
+                    let to = self.resolve_jumps(e.to);
+                    if found.is_some_and(|f| f != to) {
+                        return None;
+                    }
+                    found = Some(to);
+                } else {
+                    todo.push(e.to);
+                }
+            }
+        }
+        found
+    }
+}

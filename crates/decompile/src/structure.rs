@@ -1969,9 +1969,12 @@ impl<'a> Structurer<'a> {
             && self.falls_to_latch(fall, taken, lp)
             && lp.is_some_and(|c| {
                 merge == Some(c.header)
-                    // (the body ending with `break`: the arms meet at the loop's exit)
+                    // (3.12 / 3.13: the body ending with `break`, the arms meet at the loop's
+                    // exit; the statement at the loop body's own level, not in an arm)
                     || (merge.is_some()
                         && merge == c.exit
+                        && self.code.version <= framejit_bytecode::PyVersion::V3_13
+                        && self.stops.last().is_none_or(|s| s.is_none())
                         && matches!(orelse.last(), Some(Stmt::Break)))
             })
         {

@@ -11,6 +11,7 @@
 //! what tells them apart.)
 
 use super::Structurer;
+use crate::flow::EdgeKind;
 use framejit_bytecode::PyVersion;
 
 impl Structurer<'_> {
@@ -20,7 +21,15 @@ impl Structurer<'_> {
         if self.code.version < PyVersion::V3_12 {
             return false;
         }
-        if body.iter().max().is_none_or(|&last| x > last) {
+        // (the loop's last block among those reached without exceptions: the handlers in the
+        // body, with their jumps back, lie after all the others)
+        let warm = self.warm_blocks();
+        let last = body
+            .iter()
+            .copied()
+            .filter(|&b| warm.get(b).copied().unwrap_or(false))
+            .max();
+        if last.is_none_or(|last| x > last) {
             return false;
         }
         // one block that leaves by returning (a `raise` is left to the general choice, as
@@ -43,5 +52,26 @@ impl Structurer<'_> {
             .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN" | "EXTENDED_ARG" | "CACHE"))
             .count();
         real > 4
+    }
+
+    /// Blocks reached from the entry block without exception edges (the compiler's "warm"
+    /// ones, laid out before every handler).
+    fn warm_blocks(&self) -> Vec<bool> {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo = vec![0usize];
+        while let Some(b) = todo.pop() {
+            if b >= n || std::mem::replace(&mut seen[b], true) {
+                continue;
+            }
+            todo.extend(
+                self.cfg.blocks[b]
+                    .succs
+                    .iter()
+                    .filter(|e| e.kind != EdgeKind::Exception)
+                    .map(|e| e.to),
+            );
+        }
+        seen
     }
 }

@@ -33,6 +33,11 @@ REFUSED = {
     14: {"inside_outer_try"},
 }
 
+# decompiled to other instructions with the same behaviour (checked by the first test): 3.14 tests
+# a `while` at its top and lays its exits out otherwise; exit_in_body.rs is 3.12 / 3.13 only
+# (on 3.14 it made _pyrepl's HistoricalReader.isearch_next refuse)
+OTHER_LAYOUT = {11: set(), 12: set(), 13: set(), 14: {"while_true_return_in_body"}}
+
 
 @pytest.fixture(scope="module", params=[11, 12, 13, 14])
 def report(request) -> tuple:
@@ -57,5 +62,5 @@ def test_cases_same_code(report) -> None:
     decompiled = {r["case"] for r in results if not r.get("error")}
     assert decompiled == ALL - REFUSED[minor], decompiled
     differing = {r["case"]: r.get("differing") for r in results
-                 if r["case"] in decompiled and not r.get("same_code")}
+                 if r["case"] in decompiled - OTHER_LAYOUT[minor] and not r.get("same_code")}
     assert not differing, differing

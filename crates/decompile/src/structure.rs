@@ -1973,7 +1973,8 @@ impl<'a> Structurer<'a> {
                     // exit; the statement at the loop body's own level, not in an arm)
                     || (merge.is_some()
                         && merge == c.exit
-                        && self.code.version <= framejit_bytecode::PyVersion::V3_13
+                        && (framejit_bytecode::PyVersion::V3_12..=framejit_bytecode::PyVersion::V3_13)
+                            .contains(&self.code.version)
                         && self.stops.last().is_none_or(|s| s.is_none())
                         && matches!(orelse.last(), Some(Stmt::Break)))
             })

@@ -1,4 +1,4 @@
-//! 3.12+: which of a loop's ways out is the code after the loop.
+//! 3.12 / 3.13: which of a loop's ways out is the code after the loop.
 //!
 //! The compiler emits a loop's body, then the code after the loop; that order stays (only blocks
 //! that exceptions alone reach move to the end). A `break` jumps to the code after the loop, and
@@ -18,7 +18,8 @@ impl Structurer<'_> {
     /// Is exit `x` of the loop whose blocks are `body` code written in the body (3.12+), not the
     /// code after the loop or a copy of it?
     pub(super) fn exit_written_in_body(&self, x: usize, body: &[usize]) -> bool {
-        if self.code.version < PyVersion::V3_12 {
+        // (3.14 tests a `while` at its top and lays its exits out otherwise: not there)
+        if !(PyVersion::V3_12..=PyVersion::V3_13).contains(&self.code.version) {
             return false;
         }
         // (the loop's last block among those reached without exceptions: the handlers in the

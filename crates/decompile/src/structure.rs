@@ -22,12 +22,14 @@ mod dup_tail;
 mod else_borrow;
 mod except_exit;
 mod except_star;
+mod exit_in_body;
 mod exit_in_copy;
 mod finally_exits;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;
 mod handler_exit;
+mod handler_order;
 mod inline_comp;
 mod late_exit;
 mod legacy_async;
@@ -1979,6 +1981,9 @@ impl<'a> Structurer<'a> {
             self.legacy_flatten_if(merge, &then, &mut orelse)
         };
         let test = fall_test(test, jump_if);
+        // (where the statement goes on when it is the end of a loop body whose arms met at the
+        // loop's exit: the header)
+        let mut merge = merge;
         if !tail.is_empty() {
             out.push(Stmt::If {
                 test,
@@ -1990,13 +1995,24 @@ impl<'a> Structurer<'a> {
             && (jump_if || !is_in_or_is(&test))
             && !orelse.is_empty()
             && self.falls_to_latch(fall, taken, lp)
-            && lp.is_some_and(|c| merge == Some(c.header))
+            && lp.is_some_and(|c| {
+                merge == Some(c.header)
+                    // (3.12 / 3.13: the body ending with `break`, the arms meet at the loop's
+                    // exit; the statement at the loop body's own level, not in an arm)
+                    || (merge.is_some()
+                        && merge == c.exit
+                        && (framejit_bytecode::PyVersion::V3_12..=framejit_bytecode::PyVersion::V3_13)
+                            .contains(&self.code.version)
+                        && self.stops.last().is_none_or(|s| s.is_none())
+                        && matches!(orelse.last(), Some(Stmt::Break)))
+            })
         {
             // (3.12+: `if c: B` ending a loop body jumps to B when c holds, over a copy of the
             // jump back: that copy is the end of the body, not a `continue` under `not c`; the
             // same layout as `if not c: continue` then B, but `in`/`is` keep the test's sense;
             // jumping to B when c is false: `if not (c): B`, the `not` folded into the jump; not
             // for `in` / `is`, whose `not (a in b)` CPython's AST optimizer makes `a not in b`)
+            merge = lp.map(|c| c.header);
             let test = match test {
                 t if jump_if => negate(t),
                 Expr::UnaryOp {
@@ -2834,6 +2850,12 @@ impl<'a> Structurer<'a> {
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
         self.emitted[cleanup] = true;
+        // (3.12+: which blocks the code after the body places, to tell an `else:` part from the
+        // code after the statement by where its handlers lie: `handler_order.rs`)
+        let emitted_before = (finalbody.is_none()
+            && !star
+            && self.code.version >= framejit_bytecode::PyVersion::V3_12)
+            .then(|| self.emitted.clone());
         // what runs after the body on the normal path: `else:` for except, the copy of `finally:`
         let (mut rest, mut end) = match after {
             Some(a) if Some(a) != stop => {
@@ -2949,15 +2971,47 @@ impl<'a> Structurer<'a> {
             // (functions only: a module's or class body's code ends with the `return None` the
             // printer drops only at the top level or in an `else:`)
             let function = self.code.flags & 0x1 != 0;
-            let rest = if self.code.version >= framejit_bytecode::PyVersion::V3_14
-                && function
-                && !star
-                && !handlers.is_empty()
-                && handlers
-                    .iter()
-                    .all(|h| finally_exits::ends_by_leaving(&h.body))
-                && !after.is_some_and(|a| self.starts_borrowing(a))
-            {
+            // (3.12+: the handlers of the code after the body, laid out before or after the
+            // statement's own, say which it is where it has any: `handler_order.rs`)
+            // (a module or class body only where the statement is at its top level, where the
+            // closing `return None` the code after it ends with goes)
+            let top = lp.is_none()
+                && self.active.is_empty()
+                && self.try_body.is_empty()
+                && self.stops.iter().all(Option::is_none);
+            let leave = function && !star && !rest.is_empty() && !handlers.is_empty();
+            let layout = emitted_before
+                .as_deref()
+                .filter(|_| !star && !rest.is_empty() && !handlers.is_empty())
+                .filter(|_| function || top)
+                .and_then(|e| self.rest_after_handler(e, h, cleanup));
+            // (in a loop, clauses whose every way on goes back to the header: each that
+            // completes is a `continue` once the code after the body follows the statement)
+            let continues = layout == Some(true)
+                && lp.is_some_and(|ctx| self.clauses_only_continue(h, cleanup, ctx.header));
+            let rest_after = match layout {
+                Some(after_statement) => {
+                    after_statement
+                        && (continues
+                            || handlers
+                                .iter()
+                                .all(|h| handler_order::always_leaves(&h.body)))
+                }
+                None => {
+                    self.code.version >= framejit_bytecode::PyVersion::V3_14
+                        && leave
+                        && handlers
+                            .iter()
+                            .all(|h| finally_exits::ends_by_leaving(&h.body))
+                        && !after.is_some_and(|a| self.starts_borrowing(a))
+                }
+            };
+            let rest = if rest_after {
+                if continues {
+                    handlers
+                        .iter_mut()
+                        .for_each(|h| handler_order::end_with_continue(&mut h.body));
+                }
                 after_try.splice(0..0, rest);
                 Vec::new()
             } else {

@@ -371,7 +371,7 @@ impl Structurer<'_> {
         let kept: Vec<usize> = exits
             .iter()
             .copied()
-            .filter(|&x| !self.return_in_body(x, body))
+            .filter(|&x| !self.return_in_body(x, body) && !self.exit_written_in_body(x, body))
             .collect();
         if kept.is_empty() && !exits.is_empty() {
             return None;

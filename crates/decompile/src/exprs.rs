@@ -946,21 +946,7 @@ impl<'a> Sim<'a> {
                     || self.next_op.is_some_and(|n| n.starts_with("STORE_"))
                     || (!self.moves.is_empty()
                         && self.next_op.is_some_and(|n| n.starts_with("UNPACK_")));
-                if !more_stores && matches!(target, Expr::Name { .. }) {
-                    return false;
-                }
-                // names and constants kept for later (a generated prologue loads a value, then
-                // stores something else) do not change when this store runs, unless it stores
-                // one of those names; no second store follows as in a tuple assignment
-                let kept_for_later = !more_stores
-                    && matches!(target, Expr::Name { .. })
-                    && self.stack[self.entry_len..].iter().all(|v| match v {
-                        Val::Expr(e @ (Expr::Name { .. } | Expr::Constant { .. })) => {
-                            !self.reads(e, target)
-                        }
-                        _ => false,
-                    });
-                !kept_for_later
+                more_stores || !matches!(target, Expr::Name { .. })
             }
             _ => false,
         }

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 import types
 
-from decompile_sweep import normalized
-from framejit import decompile
+from source_round_trip import round_trip
 
 MANY = ", ".join(str(i) for i in range(40))
 MANY_NAMES = ", ".join(f"a{i % 2}" for i in range(40))
@@ -75,14 +74,6 @@ def deco(c):
 '''
 
 
-def codes(code: types.CodeType) -> list:
-    out = [normalized(code)]
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out.extend(codes(c))
-    return out
-
-
 def result(code: types.CodeType):
     ns: dict = {}
     exec(compile(PRELUDE, "prelude", "exec"), ns)
@@ -94,19 +85,9 @@ def result(code: types.CodeType):
 
 
 def main() -> None:
-    report = {}
     cases = {name: f"x = {expr}\n" for name, expr in CASES.items()}
     cases.update({name: src + "\n" for name, src in CLASS_CASES.items()})
-    for name, src in cases.items():
-        original = compile(src, name, "exec", dont_inherit=True)
-        text = decompile(original)
-        again = compile(text, name, "exec", dont_inherit=True)
-        report[name] = {
-            "source": text,
-            "same_code": codes(original) == codes(again),
-            "results": [result(original), result(again)],
-        }
-    print(json.dumps(report))
+    print(json.dumps({name: round_trip(name, src, result) for name, src in cases.items()}))
 
 
 if __name__ == "__main__":

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 
-from decompile_sweep import normalized
 from framejit import decompile
+from source_round_trip import codes
 
 CASES = {
     # a docstring compiles to `__doc__ = '...'`: written back as a docstring, a `from __future__`
@@ -30,14 +29,6 @@ if sys.version_info >= (3, 14):
         'import sys\nif sys:\n    X: int = 3\nY: str = "a"\n'
         'class D:\n    "Doc D."\n    if sys:\n        a: int = 1\n'
     )
-
-
-def codes(code: types.CodeType) -> list:
-    out = [normalized(code)]
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out.extend(codes(c))
-    return out
 
 
 def main() -> None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 import types
 
-from decompile_sweep import normalized
-from framejit import decompile
+from source_round_trip import round_trip
 
 CASES = {
     # the declaration alone makes `n` a cell of outer and a free variable of inner
@@ -56,14 +55,6 @@ def run():
 }
 
 
-def codes(code: types.CodeType) -> list:
-    out = [normalized(code)]
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out.extend(codes(c))
-    return out
-
-
 def result(code: types.CodeType):
     ns: dict = {"__name__": "case"}
     exec(code, ns)
@@ -71,17 +62,7 @@ def result(code: types.CodeType):
 
 
 def main() -> None:
-    report = {}
-    for name, src in CASES.items():
-        original = compile(src, name, "exec", dont_inherit=True)
-        text = decompile(original)
-        again = compile(text, name, "exec", dont_inherit=True)
-        report[name] = {
-            "source": text,
-            "same_code": codes(original) == codes(again),
-            "results": [result(original), result(again)],
-        }
-    print(json.dumps(report))
+    print(json.dumps({name: round_trip(name, src, result) for name, src in CASES.items()}))
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ mod loop_return;
 mod loop_shapes;
 mod nop_header;
 mod shared_tail;
+mod try_cover;
 mod try_else;
 mod try_loop_exits;
 mod twice_shapes;
@@ -172,6 +173,8 @@ pub struct Structurer<'a> {
     late_returns: usize,
     /// The blocks the running regions stop at, innermost last.
     stops: Vec<Option<usize>>,
+    /// How many `stops` there were when each loop body being structured began (innermost last).
+    loop_stops: Vec<usize>,
     /// The test block of the `while` guard whose loop is being tried next (`loop_exits.rs`).
     guard_block: Option<usize>,
     /// Expression tails shared by two arms being structured (`shared_tail.rs`), innermost last:
@@ -699,6 +702,7 @@ impl<'a> Structurer<'a> {
             resume: vec![0; n],
             late_returns: 0,
             stops: Vec::new(),
+            loop_stops: Vec::new(),
             guard_block: None,
             holes: Vec::new(),
             hole_hits: 0,
@@ -1907,7 +1911,13 @@ impl<'a> Structurer<'a> {
                 // (≤3.9: `if c: raise` with no `else:`, as the layout says)
                 None if self.legacy_raise_without_else(fall, taken) => (Some(taken), true),
                 // (an arm that goes on to where the enclosing region stops ends there)
-                None if self.stop_reached(b, fall, taken).is_some() => {
+                // (≤3.10: not the stop of a region around the loop the branch is in, beyond the
+                // loop: the arm leaves the loop first, by its `break`; a stop of a region inside
+                // the loop's body, a `raise` the natural loop leaves out, still ends an arm)
+                None if self.stop_reached(b, fall, taken).is_some_and(|m| {
+                    !(self.legacy.is_some() && beyond(m) && self.stop_around_loop())
+                }) =>
+                {
                     (self.stop_reached(b, fall, taken), true)
                 }
                 // (≤3.9: `if c: raise  else: E`, as the dead jump past E says: E runs to the end)
@@ -2814,7 +2824,9 @@ impl<'a> Structurer<'a> {
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
         let late_before = self.late_returns;
+        let visits_before = self.visits.clone();
         let body = self.region_taking_carry(b, None, base, kept, lp);
+        let body_outside = self.uncovered_body_code(&visits_before, h);
         let late_in_body = self.late_returns != late_before;
         let body_left = self.stop_carry.take().unwrap_or_default();
         let after = self.try_body.pop().and_then(|t| t.1);
@@ -2846,6 +2858,12 @@ impl<'a> Structurer<'a> {
         self.depth_offset -= 1;
         self.active.pop();
         let (mut handlers, finalbody, tails, exit_copies) = handlers?;
+        // (a `finally:` body's copies for the ways out lie outside the range: not checked)
+        if finalbody.is_none() && body_outside.is_some() {
+            return Err(self.err(
+                "code outside a try body's handler range read inside the body (code after the statement?)",
+            ));
+        }
         // (a finally statement whose body went on into the code after it: that code leaves, as
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
@@ -3271,7 +3289,7 @@ impl<'a> Structurer<'a> {
                 self.else_break_target(header, x, depth, enclosing)
                     .filter(|&t| self.else_part_before(x, t, &lp.body))
             })
-            .filter(|&t| !self.return_in_body(t, &lp.body))
+            .filter(|&t| !self.return_in_body(t, &lp.body) && !self.legacy_fall_return(t, &lp.body))
             .filter(|&t| {
                 let x = self.header_test_exit(header, &lp.body);
                 !x.is_some_and(|x| self.return_inside_top_loop(header, x, t, &lp.body))
@@ -3350,7 +3368,9 @@ impl<'a> Structurer<'a> {
         // The header itself is part of the body: structure it with the loop context, stopping when
         // control comes back to it (the first time through, the header is not a `continue`).
         let saved = self.entering_header.replace(header);
+        self.loop_stops.push(self.stops.len());
         let out = self.region(header, None, base, Some(ctx));
+        self.loop_stops.pop();
         self.entering_header = saved;
         out
     }
@@ -3394,8 +3414,11 @@ impl<'a> Structurer<'a> {
         };
         self.visits[header] += 1;
         // The body's first block starts with the item pushed over the iterator.
-        let mut with_item =
-            self.region_with_carry(first, &stack, vec![Val::Expr(Expr::name(ITEM))], &ctx)?;
+        self.loop_stops.push(self.stops.len());
+        let with_item =
+            self.region_with_carry(first, &stack, vec![Val::Expr(Expr::name(ITEM))], &ctx);
+        self.loop_stops.pop();
+        let mut with_item = with_item?;
         let target = match with_item.first() {
             Some(Stmt::Assign {
                 targets,
@@ -3456,6 +3479,16 @@ impl<'a> Structurer<'a> {
         ctx: &LoopCtx,
     ) -> Result<Vec<Stmt>, DecompileError> {
         self.region_carry(start, None, base, carry, Some(ctx))
+    }
+
+    /// Is the stop [`Self::stop_reached`] finds that of a region around the innermost loop being
+    /// structured (no region inside the loop's body has set one)?
+    fn stop_around_loop(&self) -> bool {
+        self.loop_stops.last().is_some_and(|&n| {
+            self.stops
+                .get(n..)
+                .is_some_and(|s| s.iter().all(Option::is_none))
+        })
     }
 
     /// The block after `exit`'s leading pops when the block is nothing but pops.

@@ -390,7 +390,12 @@ pub(super) fn hoist_leaving_tail(
     rest: &mut Vec<Stmt>,
     body_completes: bool,
 ) -> Option<Vec<Stmt>> {
+    // (an `else:` part that never completes, `raise` at its end, runs no code after the
+    // statement either: the clauses' copies are all there is of it)
+    let else_leaves = matches!(rest.last(), Some(Stmt::Raise { .. }));
+    let from_rest = !else_leaves && !(rest.is_empty() && !body_completes);
     let s = match rest.as_slice() {
+        _ if else_leaves => handlers.get(*copies.first()?)?.body.last()?.clone(),
         [s] => s.clone(),
         // (an `else:` part that falls into the statement: only where the clauses' copy computes
         // a value after their POP_EXCEPT, which a clause's own `return x` computes before it; a
@@ -426,6 +431,8 @@ pub(super) fn hoist_leaving_tail(
             }
         }
     }
-    rest.pop();
+    if from_rest {
+        rest.pop();
+    }
     Some(vec![s])
 }

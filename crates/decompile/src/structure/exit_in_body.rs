@@ -76,3 +76,37 @@ impl Structurer<'_> {
         seen
     }
 }
+
+impl Structurer<'_> {
+    /// ≤3.9: is exit `x` of the loop whose blocks are `body` a `return` written in the body? The
+    /// compiler leaves a loop by a jump only (`break` is a JUMP_ABSOLUTE, a `while c:` test jumps
+    /// past the body, whose last instruction jumps back) and copies no code after a loop, so a
+    /// block that every way in reaches by falling through from the body (a conditional jump's
+    /// other arm) and that returns is a statement of the body, not where `break` goes.
+    pub(super) fn legacy_fall_return(&self, x: usize, body: &[usize]) -> bool {
+        if self.legacy.is_none() || self.code.version > PyVersion::V3_9 {
+            return false;
+        }
+        let preds = &self.cfg.blocks[x].preds;
+        let fallen_into = !preds.is_empty()
+            && preds.iter().all(|&p| {
+                body.contains(&p)
+                    && self.cfg.blocks[p]
+                        .succs
+                        .iter()
+                        .filter(|e| e.to == x)
+                        .all(|e| e.kind == EdgeKind::Fall)
+            });
+        if !fallen_into {
+            return false;
+        }
+        let end = self.fall_chain_end(x);
+        self.only_leaves(end)
+            && self
+                .instrs(end)
+                .iter()
+                .rev()
+                .find(|i| i.op.name != "NOP")
+                .is_some_and(|i| i.op.name == "RETURN_VALUE")
+    }
+}

@@ -44,11 +44,16 @@ impl Structurer<'_> {
                 // a `break` block that only jumps on is one where the jump continues an outer loop)
                 // (a way on through the exit itself is a `break` to the exit: one out of a
                 // `with` body runs the exit call's copy first)
-                let Some(t) = self
+                let is_place = |t: usize| (t > exit || encloses(t)) && self.entry_depth[t] == depth;
+                let first = self
                     .break_way(e.to)
                     .into_iter()
                     .take_while(|&t| t != exit)
-                    .find(|&t| (t > exit || encloses(t)) && self.entry_depth[t] == depth)
+                    .find(|&t| is_place(t));
+                // (a `break` behind a test of its own, `if c: return x` before it: every way on
+                // from there that pops the loop's values must reach one such place)
+                let Some(t) =
+                    first.or_else(|| self.break_place_past_tests(e.to, exit, depth, &is_place))
                 else {
                     continue;
                 };
@@ -84,6 +89,44 @@ impl Structurer<'_> {
             }
         }
         way
+    }
+
+    /// The one place, past the blocks reached from `x` while the loop's values are still on the
+    /// stack (deeper than `depth`; not through `exit`, the loop's own way out), that the ways on
+    /// reach with them popped and `is_place` accepts; `None` where there is none, several, or a
+    /// way on pops them to anything else.
+    fn break_place_past_tests(
+        &self,
+        x: usize,
+        exit: usize,
+        depth: Option<u32>,
+        is_place: &dyn Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let d = depth?;
+        let mut seen = vec![x];
+        let mut todo = vec![x];
+        let mut found: Option<usize> = None;
+        while let Some(b) = todo.pop() {
+            if seen.len() > 32 {
+                return None;
+            }
+            for e in &self.cfg.blocks[b].succs {
+                let t = e.to;
+                if e.kind == EdgeKind::Exception || t == exit || seen.contains(&t) {
+                    continue;
+                }
+                seen.push(t);
+                match self.entry_depth[t] {
+                    Some(td) if td > d => todo.push(t),
+                    Some(td) if td == d && is_place(t) => match found {
+                        Some(f) if f != t => return None,
+                        _ => found = Some(t),
+                    },
+                    _ => return None,
+                }
+            }
+        }
+        found
     }
 
     /// The `else:` part of a loop: from the loop's `exit` up to `brk`, where `break` goes, with

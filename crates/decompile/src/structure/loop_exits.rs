@@ -9,6 +9,7 @@ use super::{LoopCtx, Structurer};
 use crate::ast::{BoolOp, Expr, Stmt, UnaryOp};
 use crate::exprs::Val;
 use crate::flow::EdgeKind;
+use framejit_bytecode::opcode::Flow;
 use framejit_bytecode::PyVersion;
 
 impl Structurer<'_> {
@@ -243,7 +244,28 @@ impl Structurer<'_> {
                 .iter()
                 .all(|e| e.kind == EdgeKind::Exception)
         };
-        if b == exit || !leaves(exit) || !leaves(b) {
+        // (or both go on to one place by an unconditional jump, the code after the loop being
+        // nothing but that jump: `continue` of an enclosing loop, threaded into the `break`)
+        let one_jump = |x: usize| -> Option<usize> {
+            let ins = self.instrs(x);
+            let last = ins.last()?;
+            let mut ways = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception);
+            match (ways.next(), ways.next()) {
+                (Some(e), None) if e.kind == EdgeKind::Jump && last.op.flow == Flow::Jump => {
+                    Some(e.to)
+                }
+                _ => None,
+            }
+        };
+        // (3.10 / 3.11 are left to their own readings)
+        let v = self.code.version;
+        let jumps_on = (v >= PyVersion::V3_12 || v <= PyVersion::V3_9)
+            && one_jump(b).is_some()
+            && one_jump(b) == one_jump(exit);
+        if b == exit || !(jumps_on || leaves(exit) && leaves(b)) {
             return None;
         }
         let ins = self.instrs(b);
@@ -276,7 +298,16 @@ impl Structurer<'_> {
             && xi.first().is_some_and(|i| i.op.name == "END_FOR")
             && matches!(tail.first(), Some(i) if matches!(i.op.name, "POP_TOP" | "POP_ITER"))
             && tail.len() - 1 == xi.len() - pops
-            && tail[1..].iter().zip(&xi[pops..]).all(|(x, y)| same(x, y));
+            && tail[1..]
+                .iter()
+                .zip(&xi[pops..])
+                .enumerate()
+                .all(|(k, (x, y))| {
+                    // (the final jumps, which `jumps_on` found going to one place, differ in their
+                    // relative arguments)
+                    same(x, y) || jumps_on && k + 2 == tail.len() && x.op.flow == Flow::Jump
+                })
+            && (!jumps_on || self.entry_depth[b] == self.entry_depth[lp?.header]);
         copied.then_some(start)
     }
 }
@@ -367,11 +398,15 @@ impl Structurer<'_> {
         body: &[usize],
         exits: &[usize],
     ) -> Option<usize> {
-        // (3.10, 3.11: a `return` written in the body is no way to the code after the loop)
+        // (≤3.11: a `return` written in the body is no way to the code after the loop)
         let kept: Vec<usize> = exits
             .iter()
             .copied()
-            .filter(|&x| !self.return_in_body(x, body) && !self.exit_written_in_body(x, body))
+            .filter(|&x| {
+                !self.return_in_body(x, body)
+                    && !self.exit_written_in_body(x, body)
+                    && !self.legacy_fall_return(x, body)
+            })
             .collect();
         if kept.is_empty() && !exits.is_empty() {
             return None;
@@ -531,13 +566,18 @@ impl Structurer<'_> {
     /// before it pops the iterator; a `return` of a constant pops first and is the same code as
     /// the `break`, run the same way.)
     fn legacy_break_copy(&self, b: usize, exit: usize, header: usize) -> Option<usize> {
-        if self.code.version != framejit_bytecode::PyVersion::V3_10
+        let ins = self.instrs(b);
+        let xi = self.instrs(exit);
+        // (≤3.9 copy nothing, but thread a `break`'s jump: where the code after the loop is
+        // only a jump, the `break` pops the iterator and jumps straight there)
+        let threaded = self.code.version <= PyVersion::V3_9
+            && xi.len() == 1
+            && xi.first().is_some_and(|j| j.op.flow == Flow::Jump);
+        if !(self.code.version == PyVersion::V3_10 || threaded)
             || self.instrs(header).first().map(|i| i.op.name) != Some("FOR_ITER")
         {
             return None;
         }
-        let ins = self.instrs(b);
-        let xi = self.instrs(exit);
         if xi.is_empty() || xi.len() > 4 || ins.len() <= xi.len() {
             return None;
         }

@@ -393,7 +393,7 @@ pub(super) fn hoist_leaving_tail(
     // (an `else:` part that never completes, `raise` at its end, runs no code after the
     // statement either: the clauses' copies are all there is of it)
     let else_leaves = matches!(rest.last(), Some(Stmt::Raise { .. }));
-    let from_rest = !else_leaves && !(rest.is_empty() && !body_completes);
+    let from_rest = !else_leaves && (!rest.is_empty() || body_completes);
     let s = match rest.as_slice() {
         _ if else_leaves => handlers.get(*copies.first()?)?.body.last()?.clone(),
         [s] => s.clone(),

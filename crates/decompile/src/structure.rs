@@ -2590,8 +2590,11 @@ impl<'a> Structurer<'a> {
     /// GET_ITER / GET_AITER), and the temporaries it numbered (`CodeInput::fresh_temp`: outside
     /// spill mode only a store or delete of a name with a read of it waiting, or an in-place update
     /// of a collection not being built, takes one: `Sim::materialize`, `Sim::update_in_place`).
+    /// (And a spill floor waiting for the next run, which the run would take: one is set only
+    /// right before a run, but an error can leave it.)
     fn probe_may_leave_trace(&self, b: usize, base: &[Val]) -> bool {
         self.code.spill.get()
+            || self.spill_base.is_some()
             || base.iter().any(|v| matches!(v, Val::Iter(_)))
             || self.instrs(b).iter().any(|i| {
                 let n = i.op.name;

@@ -171,10 +171,10 @@ pub fn instruction_depths(bc: &Bytecode) -> Result<Vec<Option<u32>>> {
             "an exception handler label is at the end of the code, after every instruction",
         ));
     }
-    let (_, depths) = walk(bc.version, &flow, &handlers)?;
+    let (_, depths) = crate::stackdepth::walk_in(bc.version, &flow, &handlers)?;
     let mut out = vec![None; bc.items.len()];
     for (ins, depth) in flow.iter().zip(depths) {
-        out[ins.item] = depth;
+        out[ins.item] = u32::try_from(depth).ok();
     }
     Ok(out)
 }

@@ -127,7 +127,11 @@ pub const fn fx(constant: i8, terms: &'static [(Feature, i8)]) -> StackEffect {
 }
 
 impl StackEffect {
+    #[inline]
     pub fn eval(&self, oparg: u32) -> i32 {
+        if self.terms.is_empty() {
+            return i32::from(self.constant);
+        }
         let mut total = i64::from(self.constant);
         for &(feature, coef) in self.terms {
             total += i64::from(feature.eval(oparg)) * i64::from(coef);
@@ -187,6 +191,7 @@ impl OpInfo {
     }
 
     /// Net stack effect: `jump` picks the branch; `None` gives the larger of the two, as `dis.stack_effect`.
+    #[inline]
     pub fn stack_effect(&self, oparg: u32, jump: Option<bool>) -> i32 {
         match jump {
             Some(false) => self.effect.eval(oparg),

@@ -26,6 +26,8 @@ const DEPTH_LIMIT: i64 = 1 << 20;
 /// that pushes without popping, refused here rather than walked to [`DEPTH_LIMIT`].
 const MAX_RISES: u8 = 4;
 
+#[cold]
+#[inline(never)]
 fn error(ins: &FlowInstr, message: impl Into<String>) -> BytecodeError {
     BytecodeError::new(ErrorKind::StackDepth, message)
         .at(ins.offset)
@@ -49,6 +51,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// Record that `i` is reached at depth `d`; true if that is deeper than before (walk on from it).
+    #[inline]
     fn reach(&mut self, i: usize, d: i64, from: &FlowInstr) -> Result<bool> {
         if d > DEPTH_LIMIT {
             return Err(error(from, "the stack grows without bound around a loop"));
@@ -69,6 +72,7 @@ impl Walk<'_> {
         Ok(true)
     }
 
+    #[inline]
     fn push(&mut self, i: usize, d: i64, from: &FlowInstr) -> Result<()> {
         if self.reach(i, d, from)? {
             self.work.push(i);
@@ -83,7 +87,7 @@ impl Walk<'_> {
             let mut d = self.depth_in[i];
             loop {
                 let ins = self.instrs[i];
-                if let Some((h, hd)) = self.cover[i] {
+                if let Some(&Some((h, hd))) = self.cover.get(i) {
                     self.push(h, hd, &ins)?;
                 }
                 let after = d + i64::from(ins.op.stack_effect(ins.arg, Some(false)));
@@ -166,12 +170,28 @@ pub fn walk(
     instrs: &[FlowInstr],
     handlers: &[(usize, usize, usize, u32)],
 ) -> Result<(u32, Vec<Option<u32>>)> {
+    let (max, depth_in) = walk_in(version, instrs, handlers)?;
+    let depths = depth_in.iter().map(|&d| u32::try_from(d).ok()).collect();
+    Ok((max, depths))
+}
+
+/// [`walk`] with the depth before each instruction as walked (negative: not reached).
+pub(crate) fn walk_in(
+    version: PyVersion,
+    instrs: &[FlowInstr],
+    handlers: &[(usize, usize, usize, u32)],
+) -> Result<(u32, Vec<i64>)> {
     let n = instrs.len();
     let floor = version.info().min_stacksize;
     if n == 0 {
         return Ok((floor, Vec::new()));
     }
-    let mut cover: Vec<Option<(usize, i64)>> = vec![None; n];
+    // (no handler, as in most code: no list of the instructions they cover)
+    let mut cover: Vec<Option<(usize, i64)>> = if handlers.is_empty() {
+        Vec::new()
+    } else {
+        vec![None; n]
+    };
     for &(first, end, handler, depth) in handlers {
         for slot in cover.iter_mut().take(end.min(n)).skip(first) {
             *slot = Some((handler, i64::from(depth)));
@@ -209,6 +229,8 @@ pub fn walk(
         let d = w.least_entry_depth(cursor);
         w.push(cursor, d, &instrs[cursor])?;
     }
-    let depths = w.depth_in.iter().map(|&d| u32::try_from(d).ok()).collect();
-    Ok((u32::try_from(w.max).unwrap_or(u32::MAX).max(floor), depths))
+    Ok((
+        u32::try_from(w.max).unwrap_or(u32::MAX).max(floor),
+        w.depth_in,
+    ))
 }

@@ -2523,6 +2523,12 @@ impl<'a> Structurer<'a> {
         if self.probes > 64 * self.cfg.blocks.len() + 1024 {
             return None;
         }
+        // (a test, whole or split, goes on to a block it falls into: where `c` falls into none,
+        // as an arm that returns, raises or jumps, the run below cannot make one; it is skipped
+        // where it could leave nothing behind either)
+        if self.succ(c, EdgeKind::Fall).is_none() && !self.probe_may_leave_trace(c, base) {
+            return None;
+        }
         let saved = (self.emitted[c], self.work);
         let attempt = self.run(c, base.to_vec());
         (self.emitted[c], self.work) = saved;
@@ -2586,6 +2592,42 @@ impl<'a> Structurer<'a> {
             }
             _ => None,
         }
+    }
+
+    /// Could a trial run of block `b` from `base` (whose statements and stack are then dropped)
+    /// leave a trace? Two things outlive it: a late return counted (`exprs/late_return.rs`: it
+    /// needs a loop's iterator popped, one on the stack it starts from or pushed by the block's
+    /// GET_ITER / GET_AITER), and the temporaries it numbered (`CodeInput::fresh_temp`: outside
+    /// spill mode only a store or delete of a name with a read of it waiting, or an in-place update
+    /// of a collection not being built, takes one: `Sim::materialize`, `Sim::update_in_place`).
+    /// (And a spill floor waiting for the next run, which the run would take: one is set only
+    /// right before a run, but an error can leave it.)
+    fn probe_may_leave_trace(&self, b: usize, base: &[Val]) -> bool {
+        self.code.spill.get()
+            || self.spill_base.is_some()
+            || base.iter().any(|v| matches!(v, Val::Iter(_)))
+            || self.instrs(b).iter().any(|i| {
+                let n = i.op.name;
+                ["STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"]
+                    .iter()
+                    .any(|s| n.starts_with(s))
+                    || matches!(
+                        n,
+                        "DELETE_FAST"
+                            | "DELETE_NAME"
+                            | "DELETE_GLOBAL"
+                            | "DELETE_DEREF"
+                            | "GET_ITER"
+                            | "GET_AITER"
+                            | "LIST_APPEND"
+                            | "SET_ADD"
+                            | "MAP_ADD"
+                            | "LIST_EXTEND"
+                            | "SET_UPDATE"
+                            | "DICT_MERGE"
+                            | "DICT_UPDATE"
+                    )
+            })
     }
 
     /// A block that only leaves: `return` (of a constant, 3.12+ RETURN_CONST) or a jump to the

@@ -88,3 +88,23 @@ CASES = {
     "return_in_loop_finally": [(["ab", ""], []), ([[]], []), (["a", "b"], []), ([], [])],
     "return_rebound_in_finally": [(0, []), (3, []), ("", []), ("a", [])],
 }
+
+
+def while_break_in_clause_in_for(xs, log):
+    total = 0
+    for x in xs:
+        if x:
+            while x > 0:
+                try:
+                    total += 10 // (x - 2)
+                except ZeroDivisionError:
+                    total -= 100
+                    break
+                finally:
+                    x -= 1
+        else:
+            log.append(total)
+    return total
+
+
+CASES["while_break_in_clause_in_for"] = [([3, 0, 1], []), ([2, 5], []), ([], []), ([0, 0], [])]

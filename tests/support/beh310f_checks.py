@@ -128,6 +128,36 @@ def f_loop_in_body_end_then_return(x, log):
         log.append("key")
     return "end"
 
+def f_while_in_for_break_in_clause(x, log):
+    for v in x:
+        n = 3
+        while n > 0:
+            try:
+                n -= 1
+                risky(v, log)
+            except KeyError:
+                log.append("key")
+                break
+            finally:
+                log.append(n)
+    return len(log)
+
+def f_while_in_for_break_in_clause_else(x, log):
+    for v in x:
+        if v == 0:
+            log.append("zero")
+        else:
+            n = 2
+            while n > 0:
+                try:
+                    n -= 1
+                    risky(v, log)
+                except KeyError:
+                    break
+                finally:
+                    log.append(n)
+    return len(log)
+
 def f_return_name_changed_in_finally(x, log):
     try:
         return x

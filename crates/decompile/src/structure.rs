@@ -1357,7 +1357,7 @@ impl<'a> Structurer<'a> {
                 }
             }
             if let Some(ctx) = lp {
-                if Some(b) == ctx.exit {
+                if Some(b) == ctx.exit || self.legacy_threaded_break(b, ctx) {
                     out.push(Stmt::Break);
                     break;
                 }

@@ -17,7 +17,7 @@ import pytest
 from conftest import interpreter, run_json
 
 SCRIPT = "tests/support/beh310f_checks.py"
-CASES = 13
+CASES = 15
 
 
 def _rows_38(tmp_path) -> dict:

@@ -108,3 +108,22 @@ def while_break_in_clause_in_for(xs, log):
 
 
 CASES["while_break_in_clause_in_for"] = [([3, 0, 1], []), ([2, 5], []), ([], []), ([0, 0], [])]
+
+
+def nested_as_returns(d, k):
+    try:
+        return d[k]
+    except KeyError as a:
+        try:
+            return d[k + 1]
+        except KeyError as b:
+            try:
+                return d[k + 2]
+            except KeyError as c:
+                try:
+                    return d[k + 3]
+                except KeyError as e:
+                    return [a.args, b.args, c.args, e.args]
+
+
+CASES["nested_as_returns"] = [({1: 1}, 1), ({2: 2}, 1), ({4: 4}, 1), ({}, 1), ({}, "x")]

@@ -1,7 +1,8 @@
 """≤3.10 try / finally / loop shapes (branch beh310f, tests/test_decompile_beh310f.py): `return
 CONSTANT` out of `for` loops inside try bodies (the iterators popped, then POP_BLOCK, then the
 constant loaded: 3.10 also copies a constant `return` after a `for ... else:` into its `break`), and
-`return x` through a finally body whose copy stores to x. 3.8 cannot import framejit: the cases are
+`return x` through a finally body whose copy stores to x, a `break` threaded past a `while` loop's exit,
+`return` out of three and four nested `except ... as` clauses. 3.8 cannot import framejit: the cases are
 compiled there, decompiled by an interpreter that can, and compiled, compared and run under 3.8
 again; on 3.9+ they run here (python SCRIPT).
 
@@ -157,6 +158,36 @@ def f_while_in_for_break_in_clause_else(x, log):
                 finally:
                     log.append(n)
     return len(log)
+
+def f_ret_nested_as_three(x, log):
+    d = dict(zip(x, range(len(x))))
+    try:
+        return d[1]
+    except KeyError as a:
+        try:
+            return d[2]
+        except KeyError as b:
+            try:
+                return d[3]
+            except KeyError as c:
+                log.append(len(a.args + b.args + c.args))
+                return [a.args, b.args, c.args]
+
+def f_ret_nested_as_four(x, log):
+    d = dict(zip(x, range(len(x))))
+    try:
+        return d["k"]
+    except KeyError as a:
+        try:
+            return d[1]
+        except KeyError as b:
+            try:
+                return d[2]
+            except KeyError as c:
+                try:
+                    return d[0]
+                except KeyError as e:
+                    return [a.args, b.args, c.args, e.args]
 
 def f_return_name_changed_in_finally(x, log):
     try:

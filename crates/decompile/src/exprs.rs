@@ -186,6 +186,10 @@ pub struct Sim<'a> {
     /// The lowest stack depth the block has reached between instructions (at first, the values it was
     /// entered with): values above it belong to the block's own statements.
     entry_len: usize,
+    /// The stack's first values that were evaluated before the statements being read and are used
+    /// only after them, where they were computed (≤3.10: a `return` value waiting under a finally
+    /// body's copy): a store of a name they read does not change them. Set by the structurer.
+    pub settled: usize,
     /// SWAP / ROT_* moves since the stack last held only the entry values, as (position, depth, kind):
     /// they tell the order a tuple assignment's values were evaluated in.
     moves: Vec<(usize, usize, Move)>,
@@ -338,6 +342,7 @@ impl<'a> Sim<'a> {
             pure_copies: Vec::new(),
             last_was_copy: false,
             entry_len: 0,
+            settled: 0,
             moves: Vec::new(),
             group: None,
             prev: ("", 0),
@@ -975,6 +980,7 @@ impl<'a> Sim<'a> {
         let pure = |e: &Expr| matches!(e, Expr::Name { .. } | Expr::Constant { .. });
         let floor = self.entry_len;
         let needs = |this: &Self, k: usize, v: &Val| match v {
+            Val::Expr(_) if k < this.settled => false,
             Val::Expr(e) => this.reads(e, target) || (k >= floor && !pure(e)),
             _ => false,
         };
@@ -1055,6 +1061,7 @@ impl<'a> Sim<'a> {
     fn waiting(&self, target: &Expr, value: Option<&Expr>) -> bool {
         let pure = |e: &Expr| matches!(e, Expr::Name { .. } | Expr::Constant { .. });
         self.stack.iter().enumerate().any(|(k, v)| match v {
+            Val::Expr(_) if k < self.settled => false,
             Val::Expr(e) | Val::Chain(e) => {
                 Some(e) != value && (self.reads(e, target) || (k >= self.entry_len && !pure(e)))
             }
@@ -1065,7 +1072,8 @@ impl<'a> Sim<'a> {
     /// A read of the name `target` waiting on the stack (a value loaded before the store or delete
     /// that would come out after it): the statement cannot come out first.
     fn pending_read(&self, target: &Expr, except: Option<&Expr>) -> bool {
-        self.stack.iter().any(|v| match v {
+        self.stack.iter().enumerate().any(|(k, v)| match v {
+            Val::Expr(_) if k < self.settled => false,
             Val::Expr(e) | Val::Chain(e) => Some(e) != except && self.reads(e, target),
             _ => false,
         })

@@ -40,7 +40,7 @@ pub(super) struct Legacy {
     pub(super) running: Vec<Option<usize>>,
     /// The try / with bodies being structured: their handler and normal exit (the block after the
     /// last POP_BLOCK of the range, in code order).
-    exits: Vec<(usize, Option<usize>)>,
+    pub(super) exits: Vec<(usize, Option<usize>)>,
     /// Why the block stack cannot be followed, if it cannot.
     error: Option<String>,
 }
@@ -438,6 +438,9 @@ impl Structurer<'_> {
                 self.cover(x) == Some(h)
                     && self.instrs(x).last().map(|i| i.op.name) == Some("POP_BLOCK")
             })
+            // (≤3.10: nor where it is a `return CONSTANT` out of a `for` loop, the iterator
+            // popped before it: the normal path's own was dead code the compiler dropped)
+            .filter(|&x| !body_depth.is_some_and(|d| self.loop_const_return(x, d)))
             .and_then(|x| self.succ(x, EdgeKind::Fall))
             .filter(|&n| body_depth.is_none_or(|d| self.entry_depth[n].is_none_or(|x| x <= d)))
     }

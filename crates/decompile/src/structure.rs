@@ -139,6 +139,9 @@ pub struct Structurer<'a> {
     /// ≤3.10: the branch being structured runs with a try body's value waiting under it (the
     /// finally body's copy on a `return`'s way out): its arms join (`legacy_copy_flow.rs`).
     waiting_branch: bool,
+    /// ≤3.10: the stack's length under the statements of a finally body's copy through which a
+    /// `return` value waits (`return x  finally: if c: x = 1`): see `Sim::settled`.
+    settled_len: usize,
     /// Per entry of `try_body`: the region nesting its body runs at. Only the body's own region ends
     /// it; an arm nested in the body that leaves the handler's range leaves the try (return, break).
     try_depth: Vec<usize>,
@@ -673,6 +676,7 @@ impl<'a> Structurer<'a> {
             active: Vec::new(),
             try_body: Vec::new(),
             waiting_branch: false,
+            settled_len: 0,
             try_depth: Vec::new(),
             nesting: 0,
             entering_header: None,
@@ -1083,6 +1087,7 @@ impl<'a> Structurer<'a> {
             sim.spill_floor = base.min(sim.spill_floor);
         }
         sim.saved_exc = self.saved_exc.clone();
+        sim.settled = self.settled_len;
         let all = self.instrs(b);
         let resumed = self.resume[b] > 0;
         // (3.14 marks the fall-through arm with NOT_TAKEN before the POP_TOP)
@@ -1356,7 +1361,7 @@ impl<'a> Structurer<'a> {
                 }
             }
             if let Some(ctx) = lp {
-                if Some(b) == ctx.exit {
+                if Some(b) == ctx.exit || self.legacy_threaded_break(b, ctx) {
                     out.push(Stmt::Break);
                     break;
                 }
@@ -1600,6 +1605,13 @@ impl<'a> Structurer<'a> {
                             self.err("a block that replaces the values under its statement")
                         );
                     }
+                    // (≤3.10 `return CONSTANT` out of a `for` loop in a try body: the iterator
+                    // popped, then POP_BLOCK, the constant loaded after it)
+                    if let Some(n) = self.const_return_past_iter(b, base, &left, next) {
+                        whole = Some(left);
+                        b = n;
+                        continue;
+                    }
                     if left.len() != base.len() {
                         // the iterator GET_ITER left goes into the loop its FOR_ITER heads
                         let into_for = next.is_some_and(|n| {
@@ -1738,8 +1750,13 @@ impl<'a> Structurer<'a> {
                         // finally body's copy (`return x` through `finally: if c: ...`)
                         if let Some(waiting) = self.waits_through(base, &left) {
                             let was = std::mem::replace(&mut self.waiting_branch, true);
+                            let settled = self.settled_len;
+                            if self.legacy.is_some() {
+                                self.settled_len = left.len();
+                            }
                             let branch = self.branch_stmt(b, &left, lp, test, jump_if, &mut out);
                             self.waiting_branch = was;
+                            self.settled_len = settled;
                             match branch? {
                                 Some((m, more)) => {
                                     b = m;

@@ -616,12 +616,17 @@ fn is_temp_store(s: &Stmt) -> bool {
 /// The marker of a nested statement's copy right before the way out at `stmts[i]`, after this
 /// statement's copy went: it goes too (with the POP_EXCEPT marker before it, where the way out
 /// only leaves). Returns how many statements went.
+/// (Each marker left right before the way out after one went: a statement nested deeper still,
+/// whose copy came before the one just taken off, `except A as a: ... except B as b: ... except
+/// C as c: return v` unbinding c, then b, then a; they go too.)
 pub(super) fn drop_unwind_mark(stmts: &mut Vec<Stmt>, i: usize) -> usize {
-    if i == 0 || !is_unwind(&stmts[i - 1]) {
-        return 0;
+    let mut gone = 0;
+    while i > gone && is_unwind(&stmts[i - gone - 1]) {
+        let at = i - gone - 1;
+        stmts.remove(at);
+        gone += 1 + except_exit::drop_marker_before(stmts, at, at);
     }
-    stmts.remove(i - 1);
-    1 + except_exit::drop_marker_before(stmts, i - 1, i - 1)
+    gone
 }
 
 /// ≤3.10: a finally body `fin` that ends by raising, copied at the end of the try body (a way out

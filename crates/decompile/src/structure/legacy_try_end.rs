@@ -2,6 +2,7 @@
 //! back to the normal path (3.10 copies the code after the statement into the clauses).
 
 use super::Structurer;
+use crate::flow::EdgeKind;
 
 impl Structurer<'_> {
     /// The body's normal path from `e` goes on to where the region holding the statement stops
@@ -198,6 +199,127 @@ impl Structurer<'_> {
                     .is_some_and(|i| i.op.name == "RETURN_VALUE")
         });
         (swapped && !reach[header] && returns).then_some(n)
+    }
+}
+
+impl Structurer<'_> {
+    /// ≤3.10 `return CONSTANT` inside `for` loops inside try bodies: the compiler pops the loops'
+    /// iterators, then each enclosing try's block (POP_BLOCK, which ends a block), runs the copy
+    /// of a finally body it leaves through, then loads the constant and returns (a `return` of
+    /// any other value computes it before the pops). Block `b` popped iterators, the last values
+    /// of `base` (`left` is what stays), and ends with a POP_BLOCK; `next` is that way out (see
+    /// [`Self::const_return_chain`]). `Some(next)`: go on there with `left`. (3.10 copies a small
+    /// exit into a `break` too: the code after the loop, a constant `return`, runs the same
+    /// there.)
+    pub(super) fn const_return_past_iter(
+        &self,
+        b: usize,
+        base: &[crate::exprs::Val],
+        left: &[crate::exprs::Val],
+        next: Option<usize>,
+    ) -> Option<usize> {
+        use crate::exprs::Val;
+        let n = next?;
+        let lg = self.legacy.as_ref()?;
+        if self.instrs(b).last()?.op.name != "POP_BLOCK" {
+            return None;
+        }
+        let k = left.len();
+        let popped = base.get(k..)?;
+        if popped.is_empty()
+            || !popped.iter().all(|v| matches!(v, Val::Iter(_)))
+            || left != &base[..k]
+        {
+            return None;
+        }
+        // (not where an enclosing try body is taken to complete: the region would end there,
+        // with the iterators' pops lost)
+        let chain = self.const_return_chain(b)?;
+        let normal = |x: &usize| lg.exits.iter().any(|&(_, m)| m == Some(*x));
+        (!chain.iter().any(normal)).then_some(n)
+    }
+
+    /// From the block after `b` (which ends with a POP_BLOCK): blocks of a lone POP_BLOCK falling
+    /// on, then LOAD_CONST; RETURN_VALUE, or, where the last POP_BLOCK closes a try/finally body,
+    /// straight code (the finally body's copy, which the statement checks and takes off) ending
+    /// so. The blocks on that way (`None`: not such a way).
+    fn const_return_chain(&self, b: usize) -> Option<Vec<usize>> {
+        let mut chain = Vec::new();
+        let mut last = b;
+        for _ in 0..8 {
+            let x = self.succ(last, EdgeKind::Fall)?;
+            chain.push(x);
+            let ins = self.instrs(x);
+            if matches!(&ins[..], [only] if only.op.name == "POP_BLOCK") {
+                last = x;
+                continue;
+            }
+            let n = ins.len();
+            let returns = n >= 2
+                && ins[n - 2].op.name == "LOAD_CONST"
+                && ins[n - 1].op.name == "RETURN_VALUE"
+                && self.cfg.blocks[x]
+                    .succs
+                    .iter()
+                    .all(|e| e.kind == EdgeKind::Exception);
+            let straight = n == 2 || self.closes_finally(last);
+            return (returns && straight).then_some(chain);
+        }
+        None
+    }
+
+    /// Does the POP_BLOCK ending block `x` close a try/finally body (its handler opened by
+    /// SETUP_FINALLY, and no except clause's match or bare clause)?
+    fn closes_finally(&self, x: usize) -> bool {
+        let Some(h) = self.cfg.blocks[x].handler.map(|t| t.0) else {
+            return false;
+        };
+        let by_finally = self.cfg.blocks[h].preds.iter().any(|&p| {
+            self.cfg.blocks[p]
+                .succs
+                .iter()
+                .any(|e| e.to == h && e.kind == EdgeKind::Exception)
+                && self
+                    .instrs(p)
+                    .last()
+                    .is_some_and(|i| i.op.name == "SETUP_FINALLY")
+        });
+        let clause = matches!(
+            self.instrs(h).first().map(|i| i.op.name),
+            Some("DUP_TOP" | "POP_TOP")
+        );
+        by_finally && !clause
+    }
+
+    /// ≤3.10: does block `x`, in a try body whose stack depth is `depth`, end with POP_TOPs and a
+    /// POP_BLOCK that pop as many values over the body's stack, going on to a constant `return`
+    /// (`return CONSTANT` out of `for` loops: their iterators are the values a try body keeps
+    /// over its own stack that POP_TOPs right before its POP_BLOCK take off)? Such a POP_BLOCK
+    /// is a way out, never the body's normal end.
+    pub(super) fn loop_const_return(&self, x: usize, depth: u32) -> bool {
+        let ins = self.instrs(x);
+        let Some(d0) = self.entry_depth[x] else {
+            return false;
+        };
+        let n = ins.len();
+        if n < 2 || ins[n - 1].op.name != "POP_BLOCK" {
+            return false;
+        }
+        let m = ins[..n - 1]
+            .iter()
+            .rev()
+            .take_while(|i| i.op.name == "POP_TOP")
+            .count();
+        let mut d = i64::from(d0);
+        for i in &ins[..n - 1 - m] {
+            d += i64::from(i.op.stack_effect(i.raw_arg(), Some(false)));
+        }
+        // (entered with values over the body's stack: inside a loop, not an expression
+        // statement's value popped at the body's end)
+        m > 0
+            && d0 > depth
+            && d == i64::from(depth) + m as i64
+            && self.const_return_chain(x).is_some()
     }
 }
 

@@ -122,6 +122,22 @@ def inner_break_then_code(rows):
     return out
 
 
+def clause_return_in_loop_in_try(items, done, errors):
+    # ≤3.10 read the clause's `return` (POP_EXCEPT, the outer try's POP_BLOCK, return None) as the
+    # end of the outer try body, i.e. `pass`: the loop never ended (refused now)
+    queue = list(items)
+    try:
+        while True:
+            try:
+                s = queue.pop(0)
+            except IndexError:
+                return
+            done.append(10 // s)
+    except Exception as e:
+        errors.append(type(e).__name__)
+        raise
+
+
 CASES = {
     "break_or_return_in_try": [
         ([1], []),
@@ -154,4 +170,5 @@ CASES = {
         ([], ["a"]),
     ],
     "inner_break_then_code": [([[1, 2, -1, 3], [4]],), ([[1, -20]],), ([],), ([[], [5, 6]],)],
+    "clause_return_in_loop_in_try": [([1, 2, 5], [], []), ([], [], []), ([1, 0], [], [])],
 }

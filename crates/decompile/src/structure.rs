@@ -1305,6 +1305,24 @@ impl<'a> Structurer<'a> {
                         && !only_nops
                         && !self.is_body_exit(b, lp)
                 };
+                // (≤3.10: inside a loop that the try body holds, reaching the body's end leaves the
+                // loop, which only its `break` does: not the end of an arm)
+                if ends && self.legacy.is_some() {
+                    if let Some(c) = lp {
+                        // (an except statement's: a `with` or `finally:` body's end is its cleanup,
+                        // which a `return` in the loop runs too)
+                        let except = matches!(
+                            self.instrs(h).first().map(|i| i.op.name),
+                            Some("DUP_TOP" | "POP_TOP")
+                        );
+                        if except && self.legacy_try_cover(c.header) == Some(h) && Some(b) != c.exit
+                        {
+                            return Err(self.err(
+                                "a way out of a loop to the end of the try body around it that is not the loop's exit",
+                            ));
+                        }
+                    }
+                }
                 if ends {
                     match found {
                         None => {

@@ -2,7 +2,8 @@
 a `while True:` whose only way out is such a `break`, a with body whose last way out is a `break`
 with the code after the loop copied after the exit call (3.12+). Each case is decompiled under the
 interpreter, compiled again and run against the original on several inputs, and its instruction
-sequences compared with the original's. Main refused every one of them."""
+sequences compared with the original's. Main refused every one of them. Also 3.11:
+a `while True:` left only by an except clause's `break` through a `finally:` body."""
 
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ ALL = {
     "while_cond_break_call",
     "while_true_in_for",
     "while_true_break_else_round",
+    "while_true_clause_break_finally",
+    "while_true_clause_break_finally_in_for",
 }
+# refused (DecompileError) on a version: never wrong source (3.12+ lay the clause's `break` out
+# with the finally body's copy and the code after the loop in one block: not read yet)
+CLAUSE = {"while_true_clause_break_finally", "while_true_clause_break_finally_in_for"}
+REFUSED = {11: set(), 12: CLAUSE, 13: CLAUSE, 14: CLAUSE}
 
 
 @pytest.fixture(scope="module", params=[11, 12, 13, 14])
@@ -29,7 +36,10 @@ def report(request) -> tuple:
 def test_cases_decompile_and_behave(report) -> None:
     minor, results = report
     assert {r["case"] for r in results} == ALL
-    bad = [r for r in results if r.get("error") or not r.get("same_results")]
+    refused = {r["case"] for r in results if "DecompileError" in (r.get("error") or "")}
+    assert refused <= REFUSED[minor], refused
+    bad = [r for r in results if r["case"] not in refused
+           and (r.get("error") or not r.get("same_results"))]
     assert not bad, f"3.{minor}: " + "\n".join(
         f"{r['case']}: {r.get('error') or r.get('results')}\n{r.get('source')}" for r in bad
     )
@@ -37,5 +47,8 @@ def test_cases_decompile_and_behave(report) -> None:
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    differing = {r["case"]: r.get("differing") for r in results if not r.get("same_code")}
+    decompiled = {r["case"] for r in results if not r.get("error")}
+    assert decompiled == ALL - REFUSED[minor], decompiled
+    differing = {r["case"]: r.get("differing") for r in results
+                 if r["case"] in decompiled and not r.get("same_code")}
     assert not differing, differing

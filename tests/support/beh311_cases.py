@@ -112,6 +112,44 @@ def run(xs):
     log.append(x)
     return log
 ''',
+    # 3.11: `while True:` left only by an except clause's `break` through a `finally:` body (the
+    # `raise` in the try body is no way out of the loop; the loop goes on where the copy jumps)
+    "while_true_clause_break_finally": '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            x = xs.pop()
+            if x > 4:
+                raise LookupError
+        except LookupError:
+            log.append("stop")
+            break
+        else:
+            log.append(10 // x)
+            if x == 2:
+                continue
+        finally:
+            log.append("f")
+    return log
+''',
+    "while_true_clause_break_finally_in_for": '''
+def run(xs):
+    log = []
+    for k in range(2):
+        while True:
+            try:
+                x = xs.pop() if xs else 9
+                if x > 4:
+                    raise LookupError
+                log.append(10 // x)
+            except LookupError:
+                break
+            finally:
+                log.append("f")
+        log.append(k)
+    return log
+''',
 }
 
 

@@ -3262,6 +3262,12 @@ impl<'a> Structurer<'a> {
             let same = self.exits_at_level(&exits, level);
             if !same.is_empty() {
                 exits = same;
+            } else if self.code.version == framejit_bytecode::PyVersion::V3_11
+                && self.handler_break_exit(header, &lp.body).is_some()
+            {
+                // (3.11: every edge that leaves the loop is inside a try body the loop is not
+                // in, a `raise` there; an except clause's `break` says where the loop goes on)
+                exits.clear();
             }
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));

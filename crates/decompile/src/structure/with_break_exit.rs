@@ -120,7 +120,12 @@ pub(super) fn split_break_copies(code: &CodeInput, cfg: &mut Cfg, loops: &[Loop]
         let other_exit = outs
             .iter()
             .any(|&o| o != y && depth_at(o, 0).is_none_or(|od| od <= d));
-        if other_exit || depth_at(y, k) != Some(d) || depth_at(y, 0).is_none_or(|yd| yd <= d) {
+        let level = |x: usize| cfg.blocks[x].handler.map(|h| h.0);
+        if other_exit
+            || depth_at(y, k) != Some(d)
+            || depth_at(y, 0).is_none_or(|yd| yd <= d)
+            || level(y) != level(l.header)
+        {
             continue;
         }
         at.push((y, k));
@@ -168,7 +173,11 @@ impl Structurer<'_> {
                 let Some(z) = on.filter(|_| only_jumps) else {
                     continue;
                 };
-                if body.contains(&z) || self.entry_depth[z] != Some(d) {
+                // (at the loop's own depth and try nesting: not the way out of a with statement
+                // around the loop, `return` through it)
+                let level = |x: usize| self.cfg.blocks[x].handler.map(|h| h.0);
+                if body.contains(&z) || self.entry_depth[z] != Some(d) || level(z) != level(header)
+                {
                     continue;
                 }
                 let z = self.resolve_jumps(z);

@@ -112,6 +112,34 @@ def run(xs):
     log.append(x)
     return log
 ''',
+    # two `break`s (3.12 copies the code after the loop into each: refused there, see the test)
+    "while_true_two_breaks": PRELUDE + '''
+def run(xs):
+    log = []
+    while True:
+        with Sup(log):
+            x = xs.pop()
+            if x == 1:
+                break
+            log.append(10 // x)
+            if x > 4:
+                break
+    return after(log)
+''',
+    # a `return` of a name through the with, and a `break`
+    "while_true_break_and_return": PRELUDE + '''
+def run(xs):
+    log = []
+    while True:
+        with Sup(log):
+            x = xs.pop()
+            if x == 1:
+                return log
+            log.append(10 // x)
+            if x > 4:
+                break
+    return after(log)
+''',
     # 3.11: `while True:` left only by an except clause's `break` through a `finally:` body (the
     # `raise` in the try body is no way out of the loop; the loop goes on where the copy jumps)
     "while_true_clause_break_finally": '''

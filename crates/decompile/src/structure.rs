@@ -801,10 +801,13 @@ impl<'a> Structurer<'a> {
             (fall, taken, fall_test(test.clone(), jump_if))
         };
         let exit = ctx.else_at.or(ctx.exit);
-        // (3.12+: or a block that only jumps there, laid out after the handlers)
+        // (3.12+: or a block that only jumps there, laid out after the handlers; ≤3.10 as before)
+        let through_jump = |e: usize| {
+            self.code.version >= framejit_bytecode::PyVersion::V3_11
+                && self.resolve_jumps(leave) == e
+        };
         let leaves = Some(leave) == exit
-            || exit
-                .is_some_and(|e| self.same_exit_copy(leave, e) || self.resolve_jumps(leave) == e);
+            || exit.is_some_and(|e| self.same_exit_copy(leave, e) || through_jump(e));
         // (the same condition however its `not`s are spelt: `not (a and not b)` is `not a or b`)
         back(stay) && leaves && loop_exits::same_test(&stay_test, cond)
     }

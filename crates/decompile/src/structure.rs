@@ -49,6 +49,7 @@ mod try_loop_exits;
 mod twice_shapes;
 mod while_break;
 mod while_fold;
+mod with_break_exit;
 mod with_exits;
 mod with_tail_split;
 pub(crate) use comp_lines::assign_apart;
@@ -628,8 +629,11 @@ impl<'a> Structurer<'a> {
         }
         inline_comp::skip_transparent_handlers(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
-        let ipdom = coroutine::post_dominators(code, &cfg);
         let mut loops = cfg.loops();
+        if with_break_exit::split_break_copies(code, &mut cfg, &loops) {
+            loops = cfg.loops();
+        }
+        let ipdom = coroutine::post_dominators(code, &cfg);
         // a `for` loop whose body never goes round again (it always returns or breaks) has no
         // back edge: it is still a loop, of its header alone
         for (b, blk) in cfg.blocks.iter().enumerate() {
@@ -805,7 +809,13 @@ impl<'a> Structurer<'a> {
             (fall, taken, fall_test(test.clone(), jump_if))
         };
         let exit = ctx.else_at.or(ctx.exit);
-        let leaves = Some(leave) == exit || exit.is_some_and(|e| self.same_exit_copy(leave, e));
+        // (3.12+: or a block that only jumps there, laid out after the handlers; ≤3.10 as before)
+        let through_jump = |e: usize| {
+            self.code.version >= framejit_bytecode::PyVersion::V3_11
+                && self.resolve_jumps(leave) == e
+        };
+        let leaves = Some(leave) == exit
+            || exit.is_some_and(|e| self.same_exit_copy(leave, e) || through_jump(e));
         // (the same condition however its `not`s are spelt: `not (a and not b)` is `not a or b`)
         back(stay) && leaves && loop_exits::same_test(&stay_test, cond)
     }
@@ -2344,7 +2354,11 @@ impl<'a> Structurer<'a> {
                 || names.len() == 1
                     && matches!(
                         names[0],
-                        "JUMP_FORWARD" | "JUMP_BACKWARD" | "JUMP_ABSOLUTE" | "JUMP"
+                        "JUMP_FORWARD"
+                            | "JUMP_BACKWARD"
+                            | "JUMP_BACKWARD_NO_INTERRUPT"
+                            | "JUMP_ABSOLUTE"
+                            | "JUMP"
                     );
             match self
                 .succ(x, EdgeKind::Jump)
@@ -2783,9 +2797,13 @@ impl<'a> Structurer<'a> {
                 match self.with_body_last_exit(a, exits) {
                     Some(last) => Some(last),
                     // (`continue` / `break` of the loop around, after the exit calls)
-                    None => match self.body_last_exit_path(a, &body_base, lp) {
-                        Ok(Some(last)) => Some((last, Vec::new())),
-                        _ => return Err(differs(self)),
+                    // (3.12+: `break` with the loop's exit copied after the exit calls)
+                    None => match self.with_last_break_copy(a, &body_base, lp)? {
+                        Some(last) => Some((last, Vec::new())),
+                        None => match self.body_last_exit_path(a, &body_base, lp) {
+                            Ok(Some(last)) => Some((last, Vec::new())),
+                            _ => return Err(differs(self)),
+                        },
                     },
                 }
             }
@@ -3342,6 +3360,12 @@ impl<'a> Structurer<'a> {
             let same = self.exits_at_level(&exits, level);
             if !same.is_empty() {
                 exits = same;
+            } else if self.code.version == framejit_bytecode::PyVersion::V3_11
+                && self.handler_break_exit(header, &lp.body).is_some()
+            {
+                // (3.11: every edge that leaves the loop is inside a try body the loop is not
+                // in, a `raise` there; an except clause's `break` says where the loop goes on)
+                exits.clear();
             }
         }
         exits.retain(|&x| self.legacy_loop_exit(header, x));
@@ -3384,6 +3408,13 @@ impl<'a> Structurer<'a> {
                         let v = self.code.version;
                         (exits.is_empty() && v == framejit_bytecode::PyVersion::V3_11)
                             .then(|| self.handler_break_exit(header, &lp.body))
+                            .flatten()
+                    })
+                    // (no edge leaves at the loop's depth; `break` out of with bodies does)
+                    .or_else(|| {
+                        exits
+                            .is_empty()
+                            .then(|| self.with_break_exit(header, &lp.body))
                             .flatten()
                     }),
             ),

@@ -34,8 +34,15 @@ impl Structurer<'_> {
                     continue;
                 }
                 if pops && self.cfg.blocks[e.to].handler.map(|h| h.0) == level {
-                    // (out of the clause, at the loop's nesting)
-                    let to = self.resolve_jumps(e.to);
+                    // (out of the clause, at the loop's nesting; where a try statement in the
+                    // loop covers the POP_EXCEPT, the `break` leaves it through its finally
+                    // body's copy first: the loop goes on where that copy jumps)
+                    let inner = self.cfg.blocks[b].handler.map(|h| h.0) != level;
+                    let to = if inner {
+                        self.jump_after_copy(e.to, body)?
+                    } else {
+                        self.resolve_jumps(e.to)
+                    };
                     if found.is_some_and(|f| f != to) {
                         return None;
                     }
@@ -46,5 +53,30 @@ impl Structurer<'_> {
             }
         }
         found
+    }
+
+    /// From block `x` (the code after an except clause's POP_EXCEPT, a finally body's copy),
+    /// along blocks with one way on: where its unconditional jump goes, outside the loop's
+    /// `body` (past blocks that only jump). `None` where the way leaves or branches first.
+    fn jump_after_copy(&self, x: usize, body: &[usize]) -> Option<usize> {
+        let mut x = x;
+        for _ in 0..8 {
+            let ways: Vec<&crate::flow::Edge> = self.cfg.blocks[x]
+                .succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .collect();
+            match ways.as_slice() {
+                [e] if e.kind == EdgeKind::Jump => {
+                    let jumps = self.instrs(x).last().is_some_and(|i| {
+                        matches!(i.op.name, "JUMP_FORWARD" | "JUMP_BACKWARD" | "JUMP")
+                    });
+                    return (jumps && !body.contains(&e.to)).then(|| self.resolve_jumps(e.to));
+                }
+                [e] => x = e.to,
+                _ => return None,
+            }
+        }
+        None
     }
 }

@@ -28,7 +28,15 @@ impl Structurer<'_> {
     ) -> Option<usize> {
         let body = &self.loop_at(lp.header)?.body;
         let inside = |x: usize| x != lp.header && Some(x) != lp.exit && body.contains(&x);
-        if self.ipdom[b].is_some_and(inside) {
+        // (3.11+: not a block one arm gets to only by going round the loop: a `while True:` left
+        // only through a `break` in one arm has that arm's way out post-dominate the branch)
+        let round = |m: usize| {
+            self.code.version >= framejit_bytecode::PyVersion::V3_11
+                && [fall, taken].iter().any(|&a| {
+                    a != m && !self.reach_within(a, &[Some(b), Some(lp.header), lp.exit])[m]
+                })
+        };
+        if self.ipdom[b].is_some_and(|m| inside(m) && !round(m)) {
             return None;
         }
         // where both arms go on, or else where the enclosing region stops (an arm that does not get

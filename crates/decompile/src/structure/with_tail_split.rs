@@ -101,7 +101,7 @@ fn pops_end(code: &CodeInput, cfg: &Cfg, x: usize) -> Option<(usize, usize)> {
 
 /// Split block `b` before its `k`-th instruction: the rest becomes block `b + 1`, reached by
 /// falling through; the blocks after move up one.
-fn split_block(cfg: &mut Cfg, b: usize, k: usize) {
+pub(super) fn split_block(cfg: &mut Cfg, b: usize, k: usize) {
     if k == 0 || k >= cfg.blocks[b].instrs.len() || cfg.blocks[b].succs.iter().any(|e| e.to == b) {
         return;
     }

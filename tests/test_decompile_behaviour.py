@@ -50,6 +50,13 @@ KNOWN_DEFECTS: dict = {
     # with (its handler's suppressed path runs into the outer with's POP_BLOCK, nothing copied, and
     # 3.10 makes no agreement check there), so a suppressed exception returned True, not "after".
     ("b_with_never_completes", "nested_loop_returns"): {10},
+    # 3.12-3.14 (found in session 13, main before it too): 'try: while True: if a(): break; if w():
+    # return' then code after the try -> that code (reached only by the break, outside the handler's
+    # range) comes back as an arm of the loop's 'if a():' inside the try body, so its exceptions are
+    # caught ('a.after()' raising ValueError returned "value error"). A check that every block a try
+    # body's reading holds lies in the handler's range refused too much (returns through enclosing
+    # finally copies lie outside too): docs/decompiler.md, "Lead, session 13".
+    ("b_lead13", "break_or_return_in_try"): {12, 13, 14},
 }
 
 _REPORTS: dict = {}

@@ -3,8 +3,9 @@ interpreter: decompiled, compiled again, instructions compared, both run on the 
 
 - ≤3.9 read a `return` written in a loop inside a try body (reached by falling through from the
   body) as the code after the loop and dropped the loop's real `break`: the loop went round again (a
-  silent miscompilation). 3.12+ read the code after the try statement, which only the `break` leads
-  to, inside the try body (its exceptions caught): refused now (`structure/try_cover.rs`).
+  silent miscompilation). 3.12+ still read the code after the try statement, which only the
+  `break` leads to, inside the try body (a known defect, KNOWN_DEFECTS of test_decompile_behaviour:
+  b_lead13.break_or_return_in_try; the inputs here raise nothing there).
 - a `break` out of an inner `for` whose jump the compiler threads on to the outer loop's header,
   behind a test of its own (`if b[m] is None: return ...` then `break`), with and without `else:`;
 - 3.12+: `return name` after an except clause's POP_EXCEPT is the code after the statement copied

@@ -43,7 +43,6 @@ mod loop_return;
 mod loop_shapes;
 mod nop_header;
 mod shared_tail;
-mod try_cover;
 mod try_else;
 mod try_loop_exits;
 mod twice_shapes;
@@ -2919,9 +2918,7 @@ impl<'a> Structurer<'a> {
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
         let late_before = self.late_returns;
-        let visits_before = self.visits.clone();
         let body = self.region_taking_carry(b, None, base, kept, lp);
-        let body_outside = self.uncovered_body_code(&visits_before, h);
         let late_in_body = self.late_returns != late_before;
         let body_left = self.stop_carry.take().unwrap_or_default();
         let after = self.try_body.pop().and_then(|t| t.1);
@@ -2953,12 +2950,6 @@ impl<'a> Structurer<'a> {
         self.depth_offset -= 1;
         self.active.pop();
         let (mut handlers, finalbody, tails, exit_copies) = handlers?;
-        // (a `finally:` body's copies for the ways out lie outside the range: not checked)
-        if finalbody.is_none() && body_outside.is_some() {
-            return Err(self.err(
-                "code outside a try body's handler range read inside the body (code after the statement?)",
-            ));
-        }
         // (a finally statement whose body went on into the code after it: that code leaves, as
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);

@@ -183,6 +183,24 @@ async def async_never_completes_nested(x, suppress, log):
         return "outer"
 
 
+async def async_while_break_then_call(xs, suppress, log):
+    # 3.10 copies `return compute(log)` after the awaited exit call of the `break`
+    while xs:
+        async with ASup(log, suppress):
+            check(xs.pop())
+            break
+    return compute(log)
+
+
+async def async_while_true_if_break_then_call(xs, suppress, log):
+    while True:
+        async with ASup(log, suppress):
+            if check(xs.pop()):
+                break
+            log.append("more")
+    return compute(log)
+
+
 _L = [
     (["a", "boom"], True, []),
     (["a", "boom"], False, []),
@@ -210,4 +228,6 @@ CASES = {
     "async_for_return_computed": _L + [([], True, [])],
     "async_for_return_local": _L + [([], True, [])],
     "async_never_completes_nested": _X,
+    "async_while_break_then_call": _L + [([], True, [])],
+    "async_while_true_if_break_then_call": _L,
 }

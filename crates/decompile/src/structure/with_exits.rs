@@ -76,12 +76,7 @@ impl Structurer<'_> {
                 // (statements before it are an enclosing statement's unwinding, a finally body's
                 // copy, which that statement strips as its own or refuses; 3.11+: ≤3.10
                 // readings that this refused were identical, their check is left)
-                Exit::Exit
-                    if self.code.version >= framejit_bytecode::PyVersion::V3_11
-                        && late_leaving_value(&self.instrs(n)) =>
-                {
-                    break
-                }
+                Exit::Exit if late_leaving_value(&self.instrs(n)) => break,
                 Exit::Exit => {
                     out.append(&mut more);
                     return Ok(true);
@@ -133,8 +128,21 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
             && matches!(before.last(), Some(&("CALL" | "CALL_FUNCTION")));
         let args = &before[..before.len().saturating_sub(1)];
         let args = args.strip_suffix(&["PRECALL"]).unwrap_or(args);
-        call && (args.ends_with(&["LOAD_CONST", "LOAD_CONST", "LOAD_CONST"])
-            || args.ends_with(&["LOAD_CONST", "DUP_TOP", "DUP_TOP"]))
+        let plain = call
+            && (args.ends_with(&["LOAD_CONST", "LOAD_CONST", "LOAD_CONST"])
+                || args.ends_with(&["LOAD_CONST", "DUP_TOP", "DUP_TOP"]));
+        // (≤3.10 `async with`: the call's result awaited, then dropped)
+        let awaited = names.get(k) == Some(&"POP_TOP")
+            && before.ends_with(&[
+                "LOAD_CONST",
+                "DUP_TOP",
+                "DUP_TOP",
+                "CALL_FUNCTION",
+                "GET_AWAITABLE",
+                "LOAD_CONST",
+                "YIELD_FROM",
+            ]);
+        plain || awaited
     };
     let start = match (0..names.len()).rev().find(|&k| call_end(k)) {
         Some(k) => k + 1,

@@ -1171,6 +1171,19 @@ impl Structurer<'_> {
                     self.err("a with statement's handler of a shape this decompiler does not know")
                 );
             }
+            // (the normal way out goes on past its exit call where the suppressed path does: the
+            // lowering gives a body that completes the jump there. Where it does not, the body
+            // never completes, and the code at its end is its own last way out, as below)
+            let on = self.succ(h, EdgeKind::Fall);
+            if let (Some(a), Some(o)) = (after, on) {
+                if !self.legacy_exit_agrees(after, (o, 0)) {
+                    let own = self.body_last_exit_path(a, &body_base, lp)?.ok_or_else(|| {
+                        self.err("a with statement whose code after it differs on the suppressed path")
+                    })?;
+                    body.extend(own);
+                    after = None;
+                }
+            }
             let stmt = Stmt::With {
                 items: vec![WithItem {
                     context_expr: cm,
@@ -1382,6 +1395,14 @@ impl Structurer<'_> {
         let ins = self.instrs(after);
         let names: Vec<&str> = ins.iter().map(|i| i.op.name).collect();
         let first = names.iter().position(|n| *n != "NOP")?;
+        // (3.8 as lowered: BEGIN_FINALLY, then the handler's cleanup up to POP_FINALLY 0)
+        if names[first] == "BEGIN_FINALLY" {
+            let k = (first..names.len()).find(|&k| {
+                names[k] == "POP_FINALLY"
+                    && names.get(k.wrapping_sub(1)) == Some(&"WITH_CLEANUP_FINISH")
+            })?;
+            return Some(k + 1);
+        }
         let call = ["LOAD_CONST", "DUP_TOP", "DUP_TOP", "CALL_FUNCTION"];
         if names.get(first..first + 4) != Some(&call[..]) {
             return None;

@@ -142,7 +142,10 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
                 "LOAD_CONST",
                 "YIELD_FROM",
             ]);
-        plain || awaited
+        // (3.8 as lowered: the handler's cleanup ended by POP_FINALLY 0)
+        let v38 =
+            names.get(k) == Some(&"POP_FINALLY") && before.last() == Some(&"WITH_CLEANUP_FINISH");
+        plain || awaited || v38
     };
     let start = match (0..names.len()).rev().find(|&k| call_end(k)) {
         Some(k) => k + 1,

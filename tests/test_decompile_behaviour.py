@@ -44,12 +44,8 @@ KNOWN_DEFECTS: dict = {
     # storing a name already loaded ('a + (a := 10)'), 3.13+ 'not not a' (TO_BOOL) as 'a', a conditional
     # return/break inside a 3.12+ try or with body moved out of it, a local whose only store was dead
     # code read as a global, a generator whose only yield was dead code, 3.14 CALL_FUNCTION_EX.
-    #
-    # 3.10 (main at session 12 too): 'with A: with B: while True: ...; if c: continue; return True'
-    # then 'return "after"' -> the loop ends in 'break' and 'return True' comes out after the inner
-    # with (its handler's suppressed path runs into the outer with's POP_BLOCK, nothing copied, and
-    # 3.10 makes no agreement check there), so a suppressed exception returned True, not "after".
-    ("b_with_never_completes", "nested_loop_returns"): {10},
+    # 3.10 'with A: with B: while True: ...; if c: continue; return True' then 'return "after"'
+    # (the inner body's `return True` came out after the inner with: branch beh310w, session 13).
 }
 
 _REPORTS: dict = {}

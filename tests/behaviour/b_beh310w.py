@@ -201,6 +201,43 @@ async def async_while_true_if_break_then_call(xs, suppress, log):
     return compute(log)
 
 
+def while_true_break_then_code_return_local(xs, suppress, log):
+    # the code after the loop appends before returning a local: not the with body's
+    n = 0
+    while True:
+        with Sup(log, suppress):
+            n += 1
+            if check(xs.pop()):
+                break
+            log.append("more")
+    log.append("after")
+    return n
+
+
+def while_true_break_return_local(xs, suppress, log):
+    # 3.10 copies `return n` (a plain local) after the exit call of the `break`
+    n = 0
+    while True:
+        with Sup(log, suppress):
+            n += 1
+            if check(xs.pop()):
+                break
+            log.append("more")
+    return n
+
+
+def with_if_return_local_after(x, suppress, log):
+    # a body that completes, `return v` after it copied onto each way out of the body
+    v = "start"
+    with Sup(log, suppress):
+        if x == "a":
+            v = check(x)
+        else:
+            log.append("else")
+            v = check(x) or "other"
+    return v
+
+
 _L = [
     (["a", "boom"], True, []),
     (["a", "boom"], False, []),
@@ -230,4 +267,7 @@ CASES = {
     "async_never_completes_nested": _X,
     "async_while_break_then_call": _L + [([], True, [])],
     "async_while_true_if_break_then_call": _L,
+    "while_true_break_then_code_return_local": _L,
+    "while_true_break_return_local": _L,
+    "with_if_return_local_after": _X,
 }

@@ -1512,7 +1512,7 @@ impl<'a> Structurer<'a> {
                 Exit::Exit
                     if out[out.len() - n_stmts..].iter().any(|s| {
                         matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::WITH_EXIT)
-                    }) && with_exits::late_code_after_exit(&self.instrs(b), false) =>
+                    }) && with_exits::late_code_after_exit(&self.instrs(b), false, self.legacy.is_some()) =>
                 {
                     return Err(self.err(
                         "a way out of a with body that runs code after its exit call",

@@ -76,7 +76,7 @@ impl Structurer<'_> {
                 // (statements before it are an enclosing statement's unwinding, a finally body's
                 // copy, which that statement strips as its own or refuses; 3.11+: ≤3.10
                 // readings that this refused were identical, their check is left)
-                Exit::Exit if late_leaving_value(&self.instrs(n)) => break,
+                Exit::Exit if late_leaving_value(&self.instrs(n), self.legacy.is_some()) => break,
                 Exit::Exit => {
                     out.append(&mut more);
                     return Ok(true);
@@ -118,7 +118,11 @@ impl Structurer<'_> {
 /// a way out: that code runs after `__exit__`, outside the body, and read into the body as
 /// `return f()` / `raise E` it would run before `__exit__`, which would see its exceptions (and
 /// might suppress them). A `return f()` written in the body computes `f()` before the exit call.
-pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start: bool) -> bool {
+pub(super) fn late_code_after_exit(
+    ins: &[&framejit_bytecode::Instr],
+    from_start: bool,
+    local_ok: bool,
+) -> bool {
     let names: Vec<&str> = ins.iter().map(|i| i.op.name).collect();
     // the exit call's end: `None, None, None` called (3.11+, PRECALL on 3.11) or
     // `None` duplicated and called (<=3.10), its result dropped
@@ -170,8 +174,11 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
                 | "RETURN_VALUE"
                 | "RETURN_CONST"
         ) || n.starts_with("JUMP");
-        // (a constant returned; 3.14 loads small integers by LOAD_SMALL_INT)
-        let constant = matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
+        // (a constant returned; 3.14 loads small integers by LOAD_SMALL_INT; ≤3.10, `local_ok`:
+        // a plain local, which `__exit__` cannot rebind, so it has the same value before the exit
+        // call as after it: 3.10 copies `return x` after a with into each way out of its body)
+        let constant = (matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
+            || local_ok && *n == "LOAD_FAST")
             && rest.get(k + 1) == Some(&"RETURN_VALUE");
         !leaving && !constant
     })
@@ -179,13 +186,13 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
 
 /// [`late_code_after_exit`] for the last statement of `ins`, a block run after an exit call: the
 /// instructions after the last one that ends a statement compute no value but a constant.
-fn late_leaving_value(ins: &[&framejit_bytecode::Instr]) -> bool {
+fn late_leaving_value(ins: &[&framejit_bytecode::Instr], local_ok: bool) -> bool {
     let ends = |i: &&framejit_bytecode::Instr| {
         let n = i.op.name;
         n == "POP_TOP" || n.starts_with("STORE_") || n.starts_with("DELETE_")
     };
     let start = ins.iter().rposition(ends).map_or(0, |k| k + 1);
-    late_code_after_exit(&ins[start..], true)
+    late_code_after_exit(&ins[start..], true, local_ok)
 }
 
 /// Does the stack `left` come from leaving with statements: the values of `base` from some
@@ -781,7 +788,9 @@ impl Structurer<'_> {
         if stmts.first() != Some(&exit_call) || !matches!(exit, Exit::Flow | Exit::Exit) {
             return Ok(None);
         }
-        if exit == Exit::Exit && late_code_after_exit(&self.instrs(after), false) {
+        if exit == Exit::Exit
+            && late_code_after_exit(&self.instrs(after), false, self.legacy.is_some())
+        {
             return Ok(None);
         }
         let mut out = stmts.clone();

@@ -245,6 +245,19 @@ def with_if_return_local_after(x, suppress, log):
     return v
 
 
+def for_break_return_locals_tuple(xs, suppress, log):
+    # 3.10 copies `return n, last` (locals made into a tuple) after the exit call of each way out
+    n, last = 0, None
+    for x in xs:
+        with Sup(log, suppress):
+            n += 1
+            last = x
+            if check(x):
+                break
+            log.append("more")
+    return n, last
+
+
 _L = [
     (["a", "boom"], True, []),
     (["a", "boom"], False, []),
@@ -275,6 +288,7 @@ CASES = {
     "while_true_break_then_code_return_local": _L,
     "while_true_break_return_local": _L,
     "with_if_return_local_after": _X,
+    "for_break_return_locals_tuple": _L + [([], True, [])],
 }
 if sys.version_info < (3, 11):
     CASES["async_while_break_then_call"] = _L + [([], True, [])]

@@ -180,7 +180,13 @@ pub(super) fn late_code_after_exit(
         let constant = (matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
             || local_ok && *n == "LOAD_FAST")
             && rest.get(k + 1) == Some(&"RETURN_VALUE");
-        !leaving && !constant
+        // (≤3.10: plain locals and constants loaded, made into the tuple that is returned:
+        // `return a, b` reads nothing `__exit__` could change and has no effect of its own)
+        let locals = local_ok
+            && (matches!(*n, "LOAD_FAST" | "LOAD_CONST")
+                || *n == "BUILD_TUPLE" && rest.get(k + 1) == Some(&"RETURN_VALUE"))
+            && rest[k..].contains(&"RETURN_VALUE");
+        !leaving && !constant && !locals
     })
 }
 

@@ -44,12 +44,9 @@ KNOWN_DEFECTS: dict = {
     # storing a name already loaded ('a + (a := 10)'), 3.13+ 'not not a' (TO_BOOL) as 'a', a conditional
     # return/break inside a 3.12+ try or with body moved out of it, a local whose only store was dead
     # code read as a global, a generator whose only yield was dead code, 3.14 CALL_FUNCTION_EX.
+    # 3.10 'with A: with B: while True: ...; if c: continue; return True' then 'return "after"'
+    # (the inner body's `return True` came out after the inner with: branch beh310w, session 13).
     #
-    # 3.10 (main at session 12 too): 'with A: with B: while True: ...; if c: continue; return True'
-    # then 'return "after"' -> the loop ends in 'break' and 'return True' comes out after the inner
-    # with (its handler's suppressed path runs into the outer with's POP_BLOCK, nothing copied, and
-    # 3.10 makes no agreement check there), so a suppressed exception returned True, not "after".
-    ("b_with_never_completes", "nested_loop_returns"): {10},
     # 3.12-3.14 (found in session 13, main before it too): 'try: while True: if a(): break; if w():
     # return' then code after the try -> that code (reached only by the break, outside the handler's
     # range) comes back as an arm of the loop's 'if a():' inside the try body, so its exceptions are
@@ -57,6 +54,11 @@ KNOWN_DEFECTS: dict = {
     # body's reading holds lies in the handler's range refused too much (returns through enclosing
     # finally copies lie outside too): docs/decompiler.md, "Lead, session 13".
     ("b_lead13", "break_or_return_in_try"): {12, 13, 14},
+    # 3.11: 'while xs: async with cm: ...; break' then 'return f()'; 3.12: 'while True: async with
+    # cm: if c: break' then 'return f()' -> 'return f()' (the break's copy after the awaited exit
+    # call) is read into the with body, before __exit__ (found by beh310w, session 13).
+    ("b_beh310w", "async_while_break_then_call"): {11},
+    ("b_beh310w", "async_while_true_if_break_then_call"): {12},
 }
 
 _REPORTS: dict = {}

@@ -1174,6 +1174,19 @@ impl Structurer<'_> {
                     self.err("a with statement's handler of a shape this decompiler does not know")
                 );
             }
+            // (the normal way out goes on past its exit call where the suppressed path does: the
+            // lowering gives a body that completes the jump there. Where it does not, the body
+            // never completes, and the code at its end is its own last way out, as below)
+            let on = self.succ(h, EdgeKind::Fall);
+            if let (Some(a), Some(o)) = (after, on) {
+                if !self.legacy_exit_agrees(after, (o, 0)) {
+                    let own = self.body_last_exit_path(a, &body_base, lp)?.ok_or_else(|| {
+                        self.err("a with statement whose code after it differs on the suppressed path")
+                    })?;
+                    body.extend(own);
+                    after = None;
+                }
+            }
             let stmt = Stmt::With {
                 items: vec![WithItem {
                     context_expr: cm,
@@ -1243,19 +1256,17 @@ impl Structurer<'_> {
             let end = self
                 .succ(sup, EdgeKind::Jump)
                 .or_else(|| self.succ(sup, EdgeKind::Fall));
-            // (≤3.9: the normal way out must go on there too: where it does not, the body never
-            // completes and the code at its end is the body's own last way out, a copy of its
-            // exit (`return` / `raise`, `break` / `continue`): it stays in the body, and the
-            // statement goes on where the suppressed path does. Read as the code after the
-            // statement it would run on the suppressed path. Anything else is refused. 3.10
-            // copies a small `return` after the statement into the handler, read below; where it
-            // has nothing to copy the same check refused 200 objects that read identically, and
-            // is not made: a constant `return` through two withs still comes out after the inner
-            // one there, see KNOWN_DEFECTS)
-            if self.code.version < framejit_bytecode::PyVersion::V3_10
-                && after.is_some()
+            // (the normal way out must go on there too, past the exit call: by the same block,
+            // or by the same instructions, which 3.10 copies when they are a small block that
+            // leaves. Where it does not, the body never completes and the code at its end is the
+            // body's own last way out, a copy of its exit (`return` / `raise`, `break` /
+            // `continue`): it stays in the body, and the statement goes on where the suppressed
+            // path does. Read as the code after the statement it would run on the suppressed
+            // path. Anything else is refused)
+            if after.is_some()
                 && end.is_some()
                 && !self.legacy_same_after_exit(after, &[], end)
+                && !self.legacy_exit_agrees(after, (sup, k + 2))
             {
                 let last = match after {
                     Some(a) => self.body_last_exit_path(a, &body_base, lp)?,
@@ -1315,6 +1326,34 @@ impl Structurer<'_> {
                             .or_else(|| self.succ(sup, EdgeKind::Fall));
                     }
                 }
+                // (the normal way out runs other code than the suppressed path after the exit
+                // call, instruction by instruction: the body never completes, and that code is a
+                // copy of its exit in front of its own last `return` / `raise` / `break` /
+                // `continue`; what follows the handler's POP_EXCEPT is the code after the
+                // statement, which only a suppressed exception reaches)
+                _ if sim.stack.is_empty()
+                    && matches!(last, None | Some(Exit::Flow | Exit::Exit))
+                    && !self.legacy_exit_agrees(after, (sup, k + 2)) =>
+                {
+                    let own = match after {
+                        Some(a) => self.body_last_exit_path(a, &body_base, lp)?,
+                        None => None,
+                    };
+                    let own = own.ok_or_else(|| {
+                        self.err(
+                            "a with statement whose code after it differs on the suppressed path",
+                        )
+                    })?;
+                    body.extend(own);
+                    after = None;
+                    sim.check_copies()?;
+                    tail.extend(sim.out.iter().cloned());
+                    if !matches!(last, Some(Exit::Exit)) {
+                        goes_on = self
+                            .succ(sup, EdgeKind::Jump)
+                            .or_else(|| self.succ(sup, EdgeKind::Fall));
+                    }
+                }
                 _ => {
                     return Err(self.err(
                         "a with statement's handler of a shape this decompiler does not know",
@@ -1348,5 +1387,103 @@ impl Structurer<'_> {
                 Ok((out, end, Vec::new()))
             }
         }
+    }
+}
+
+impl Structurer<'_> {
+    /// ≤3.10: the index in block `after` (a with body's normal way out) just past the with
+    /// statement's exit call (`None, None, None` called, 3.8-3.10 async: awaited, and the result
+    /// dropped), which opens the block; `None` where the block does not open so.
+    fn legacy_exit_call_end(&self, after: usize) -> Option<usize> {
+        let ins = self.instrs(after);
+        let names: Vec<&str> = ins.iter().map(|i| i.op.name).collect();
+        let first = names.iter().position(|n| *n != "NOP")?;
+        // (3.8 as lowered: BEGIN_FINALLY, then the handler's cleanup up to POP_FINALLY 0)
+        if names[first] == "BEGIN_FINALLY" {
+            let k = (first..names.len()).find(|&k| {
+                names[k] == "POP_FINALLY"
+                    && names.get(k.wrapping_sub(1)) == Some(&"WITH_CLEANUP_FINISH")
+            })?;
+            return Some(k + 1);
+        }
+        let call = ["LOAD_CONST", "DUP_TOP", "DUP_TOP", "CALL_FUNCTION"];
+        if names.get(first..first + 4) != Some(&call[..]) {
+            return None;
+        }
+        let k = first + 4;
+        let awaited = ["GET_AWAITABLE", "LOAD_CONST", "YIELD_FROM", "POP_TOP"];
+        if names.get(k..k + 4) == Some(&awaited[..]) {
+            return Some(k + 4);
+        }
+        (names.get(k) == Some(&"POP_TOP")).then_some(k + 1)
+    }
+
+    /// The next instruction on the way on from instruction `at.1` of block `at.0` (that one
+    /// included): line-number NOPs skipped, unconditional jumps and the ends of blocks followed.
+    fn legacy_way_next(
+        &self,
+        mut at: (usize, usize),
+    ) -> Option<((usize, usize), &framejit_bytecode::Instr)> {
+        for _ in 0..64 {
+            let ins = self.instrs(at.0);
+            match ins.get(at.1) {
+                None => at = (self.succ(at.0, EdgeKind::Fall)?, 0),
+                Some(i) if i.op.name == "NOP" => at.1 += 1,
+                Some(i) if matches!(i.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD") => {
+                    at = (self.succ(at.0, EdgeKind::Jump)?, 0)
+                }
+                Some(&i) => return Some((at, i)),
+            }
+        }
+        None
+    }
+
+    /// ≤3.10: do the ways on from `a` and from `b` (block, instruction index) run the same code:
+    /// they reach the same instruction, or run the same instructions (3.10 copies a small block
+    /// that leaves onto each way into it) up to a `return` / `raise`, conditional jumps going to
+    /// the same place? Where they do, what follows the one is what follows the other.
+    fn legacy_same_way(&self, mut a: (usize, usize), mut b: (usize, usize)) -> bool {
+        for _ in 0..64 {
+            let (Some((pa, ia)), Some((pb, ib))) =
+                (self.legacy_way_next(a), self.legacy_way_next(b))
+            else {
+                return false;
+            };
+            if pa == pb {
+                return true;
+            }
+            if ia.op.name != ib.op.name {
+                return false;
+            }
+            match (ia.arg, ib.arg) {
+                (framejit_bytecode::Arg::Raw(x), framejit_bytecode::Arg::Raw(y)) if x == y => {}
+                (framejit_bytecode::Arg::Jump(_), framejit_bytecode::Arg::Jump(_)) => {
+                    let to = |p: (usize, usize)| {
+                        self.succ(p.0, EdgeKind::Jump)
+                            .map(|t| self.resolve_jumps(t))
+                    };
+                    if to(pa).is_none() || to(pa) != to(pb) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+            if matches!(ia.op.name, "RETURN_VALUE" | "RAISE_VARARGS" | "RERAISE") {
+                return true;
+            }
+            a = (pa.0, pa.1 + 1);
+            b = (pb.0, pb.1 + 1);
+        }
+        false
+    }
+
+    /// ≤3.10: does the normal way out of a with body at block `after` go on, past the statement's
+    /// exit call, as the handler's suppressed path does from instruction `from.1` of block
+    /// `from.0` (past its POP_EXCEPT and the dropped `__exit__` result)? False where there is no
+    /// normal way out or it does not open with the exit call.
+    fn legacy_exit_agrees(&self, after: Option<usize>, from: (usize, usize)) -> bool {
+        let Some(a) = after else { return false };
+        self.legacy_exit_call_end(a)
+            .is_some_and(|e| self.legacy_same_way((a, e), from))
     }
 }

@@ -1546,10 +1546,9 @@ impl<'a> Structurer<'a> {
                 // (a with statement's exit call in a way out, then code the compiler copied after
                 // it: that code is not the body's, see `late_code_after_exit`)
                 Exit::Exit
-                    if self.code.version >= framejit_bytecode::PyVersion::V3_11
-                        && out[out.len() - n_stmts..].iter().any(|s| {
+                    if out[out.len() - n_stmts..].iter().any(|s| {
                         matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::WITH_EXIT)
-                    }) && with_exits::late_code_after_exit(&self.instrs(b), false) =>
+                    }) && with_exits::late_code_after_exit(&self.instrs(b), false, self.legacy.is_some()) =>
                 {
                     return Err(self.err(
                         "a way out of a with body that runs code after its exit call",

@@ -56,17 +56,10 @@ impl Structurer<'_> {
         let (mut stmts, next, carry) = self.legacy_with(h, s, cm, base, lp)?;
         match stmts.first_mut() {
             Some(st @ Stmt::With { .. }) => {
-                if let Stmt::With { items, mut body } = std::mem::replace(st, Stmt::Pass) {
-                    // 3.10 copies a small `return v` after a loop into each `break`, after the
-                    // awaited exit call: the same statements as `return v` in the body, where v
-                    // is computed before that call (not for a constant). Which one it was is not
-                    // in the statements: refused.
-                    let copies = self.code.version == framejit_bytecode::PyVersion::V3_10;
-                    if copies && lp.is_some() && returns_computed(&mut body) {
-                        return Err(self.err(
-                            "a return of a computed value in an async with body inside a loop (3.10: maybe a break with the code after the loop copied)",
-                        ));
-                    }
+                if let Stmt::With { items, body } = std::mem::replace(st, Stmt::Pass) {
+                    // (3.10 copies a small `return v` after a loop into each `break`, after the
+                    // awaited exit call: such a way out computes v after `__aexit__`, which a
+                    // `return v` in the body does before it; `late_code_after_exit` refuses it)
                     *st = Stmt::AsyncWith { items, body };
                 }
             }
@@ -74,12 +67,4 @@ impl Structurer<'_> {
         }
         Ok((stmts, next, carry))
     }
-}
-
-/// Does a `return` in `body` (not in a nested scope) return something other than a constant?
-fn returns_computed(body: &mut [Stmt]) -> bool {
-    body.iter_mut().any(|s| match s {
-        Stmt::Return { value } => !matches!(value, None | Some(Expr::Constant { .. })),
-        other => other.bodies_mut().into_iter().any(|b| returns_computed(b)),
-    })
 }

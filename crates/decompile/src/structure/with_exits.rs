@@ -76,12 +76,7 @@ impl Structurer<'_> {
                 // (statements before it are an enclosing statement's unwinding, a finally body's
                 // copy, which that statement strips as its own or refuses; 3.11+: ≤3.10
                 // readings that this refused were identical, their check is left)
-                Exit::Exit
-                    if self.code.version >= framejit_bytecode::PyVersion::V3_11
-                        && late_leaving_value(&self.instrs(n)) =>
-                {
-                    break
-                }
+                Exit::Exit if late_leaving_value(&self.instrs(n), self.legacy.is_some()) => break,
                 Exit::Exit => {
                     out.append(&mut more);
                     return Ok(true);
@@ -123,7 +118,11 @@ impl Structurer<'_> {
 /// a way out: that code runs after `__exit__`, outside the body, and read into the body as
 /// `return f()` / `raise E` it would run before `__exit__`, which would see its exceptions (and
 /// might suppress them). A `return f()` written in the body computes `f()` before the exit call.
-pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start: bool) -> bool {
+pub(super) fn late_code_after_exit(
+    ins: &[&framejit_bytecode::Instr],
+    from_start: bool,
+    local_ok: bool,
+) -> bool {
     let names: Vec<&str> = ins.iter().map(|i| i.op.name).collect();
     // the exit call's end: `None, None, None` called (3.11+, PRECALL on 3.11) or
     // `None` duplicated and called (<=3.10), its result dropped
@@ -133,8 +132,24 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
             && matches!(before.last(), Some(&("CALL" | "CALL_FUNCTION")));
         let args = &before[..before.len().saturating_sub(1)];
         let args = args.strip_suffix(&["PRECALL"]).unwrap_or(args);
-        call && (args.ends_with(&["LOAD_CONST", "LOAD_CONST", "LOAD_CONST"])
-            || args.ends_with(&["LOAD_CONST", "DUP_TOP", "DUP_TOP"]))
+        let plain = call
+            && (args.ends_with(&["LOAD_CONST", "LOAD_CONST", "LOAD_CONST"])
+                || args.ends_with(&["LOAD_CONST", "DUP_TOP", "DUP_TOP"]));
+        // (≤3.10 `async with`: the call's result awaited, then dropped)
+        let awaited = names.get(k) == Some(&"POP_TOP")
+            && before.ends_with(&[
+                "LOAD_CONST",
+                "DUP_TOP",
+                "DUP_TOP",
+                "CALL_FUNCTION",
+                "GET_AWAITABLE",
+                "LOAD_CONST",
+                "YIELD_FROM",
+            ]);
+        // (3.8 as lowered: the handler's cleanup ended by POP_FINALLY 0)
+        let v38 =
+            names.get(k) == Some(&"POP_FINALLY") && before.last() == Some(&"WITH_CLEANUP_FINISH");
+        plain || awaited || v38
     };
     let start = match (0..names.len()).rev().find(|&k| call_end(k)) {
         Some(k) => k + 1,
@@ -159,22 +174,31 @@ pub(super) fn late_code_after_exit(ins: &[&framejit_bytecode::Instr], from_start
                 | "RETURN_VALUE"
                 | "RETURN_CONST"
         ) || n.starts_with("JUMP");
-        // (a constant returned; 3.14 loads small integers by LOAD_SMALL_INT)
-        let constant = matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
+        // (a constant returned; 3.14 loads small integers by LOAD_SMALL_INT; ≤3.10, `local_ok`:
+        // a plain local, which `__exit__` cannot rebind, so it has the same value before the exit
+        // call as after it: 3.10 copies `return x` after a with into each way out of its body)
+        let constant = (matches!(*n, "LOAD_CONST" | "LOAD_SMALL_INT")
+            || local_ok && *n == "LOAD_FAST")
             && rest.get(k + 1) == Some(&"RETURN_VALUE");
-        !leaving && !constant
+        // (≤3.10: plain locals and constants loaded, made into the tuple that is returned:
+        // `return a, b` reads nothing `__exit__` could change and has no effect of its own)
+        let locals = local_ok
+            && (matches!(*n, "LOAD_FAST" | "LOAD_CONST")
+                || *n == "BUILD_TUPLE" && rest.get(k + 1) == Some(&"RETURN_VALUE"))
+            && rest[k..].contains(&"RETURN_VALUE");
+        !leaving && !constant && !locals
     })
 }
 
 /// [`late_code_after_exit`] for the last statement of `ins`, a block run after an exit call: the
 /// instructions after the last one that ends a statement compute no value but a constant.
-fn late_leaving_value(ins: &[&framejit_bytecode::Instr]) -> bool {
+fn late_leaving_value(ins: &[&framejit_bytecode::Instr], local_ok: bool) -> bool {
     let ends = |i: &&framejit_bytecode::Instr| {
         let n = i.op.name;
         n == "POP_TOP" || n.starts_with("STORE_") || n.starts_with("DELETE_")
     };
     let start = ins.iter().rposition(ends).map_or(0, |k| k + 1);
-    late_code_after_exit(&ins[start..], true)
+    late_code_after_exit(&ins[start..], true, local_ok)
 }
 
 /// Does the stack `left` come from leaving with statements: the values of `base` from some
@@ -770,7 +794,9 @@ impl Structurer<'_> {
         if stmts.first() != Some(&exit_call) || !matches!(exit, Exit::Flow | Exit::Exit) {
             return Ok(None);
         }
-        if exit == Exit::Exit && late_code_after_exit(&self.instrs(after), false) {
+        if exit == Exit::Exit
+            && late_code_after_exit(&self.instrs(after), false, self.legacy.is_some())
+        {
             return Ok(None);
         }
         let mut out = stmts.clone();

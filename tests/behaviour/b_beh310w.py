@@ -6,7 +6,6 @@ copied after an exit call runs after `__exit__` (read into the body it would run
 `__exit__` would see its exceptions)."""
 
 
-
 class Sup:
     """Records enter/exit; suppresses the exception when told to."""
 

@@ -392,7 +392,17 @@ pub(super) fn hoist_leaving_tail(
 ) -> Option<Vec<Stmt>> {
     // (an `else:` part that never completes, `raise` at its end, runs no code after the
     // statement either: the clauses' copies are all there is of it)
-    let else_leaves = matches!(rest.last(), Some(Stmt::Raise { .. }));
+    // (only a copy that computes a name's value after the POP_EXCEPT: a clause's own `return
+    // name` computes it first, but its own `return CONST` reads as the copy does)
+    let else_leaves = matches!(rest.last(), Some(Stmt::Raise { .. }))
+        && copies.first().is_some_and(|&k| {
+            matches!(
+                handlers.get(k).and_then(|h| h.body.last()),
+                Some(Stmt::Return {
+                    value: Some(Expr::Name { .. })
+                })
+            )
+        });
     let from_rest = !else_leaves && (!rest.is_empty() || body_completes);
     let s = match rest.as_slice() {
         _ if else_leaves => handlers.get(*copies.first()?)?.body.last()?.clone(),

@@ -19,7 +19,9 @@ class Sup:
 
     def __exit__(self, typ, val, tb):
         self.log.append("exit %s" % (typ.__name__ if typ else None))
-        return self.suppress
+        # (not the IndexError of popping an empty list: suppressed, the `while True:` functions
+        # would go round for ever, the log growing until memory ran out)
+        return self.suppress and typ is not IndexError
 
 
 class ASup(Sup):

@@ -57,3 +57,29 @@ def run_json(exe: str, *args: str, timeout: float = 600) -> dict:
 
 
 LIVE_MINORS = [9, 10, 11, 12, 13, 14]
+
+
+def assert_cases_behave(minor: int, results: list, cases: set, refused_allowed: set) -> None:
+    """A *_cases.py report (one row per case: "case", "error", "same_results", "results",
+    "source"): every case is there, only those in `refused_allowed` are refused (DecompileError),
+    and every other one decompiled and behaved as the original."""
+    assert {r["case"] for r in results} == cases
+    refused = {r["case"] for r in results if "DecompileError" in (r.get("error") or "")}
+    assert refused <= refused_allowed, refused
+    bad = [r for r in results if r["case"] not in refused
+           and (r.get("error") or not r.get("same_results"))]
+    assert not bad, f"3.{minor}: " + "\n".join(
+        f"{r['case']}: {r.get('error') or r.get('results')}\n{r.get('source')}" for r in bad
+    )
+
+
+def assert_cases_same_code(
+    results: list, cases: set, refused: set, other_code: Optional[set] = None
+) -> None:
+    """The same report: exactly the cases not in `refused` decompiled, and each of them but those
+    in `other_code` recompiles to the original's instructions ("same_code", else "differing")."""
+    decompiled = {r["case"] for r in results if not r.get("error")}
+    assert decompiled == cases - refused, decompiled
+    differing = {r["case"]: r.get("differing") for r in results
+                 if r["case"] in decompiled - (other_code or set()) and not r.get("same_code")}
+    assert not differing, differing

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import interpreter, run_json
+from conftest import assert_cases_behave, assert_cases_same_code, interpreter, run_json
 
 ALL = {
     "for_else_in_try",
@@ -47,20 +47,9 @@ def report(request) -> tuple:
 
 def test_cases_decompile_and_behave(report) -> None:
     minor, results = report
-    assert {r["case"] for r in results} == ALL
-    refused = {r["case"] for r in results if "DecompileError" in (r.get("error") or "")}
-    assert refused <= REFUSED[minor], refused
-    bad = [r for r in results if r["case"] not in refused
-           and (r.get("error") or not r.get("same_results"))]
-    assert not bad, f"3.{minor}: " + "\n".join(
-        f"{r['case']}: {r.get('error') or r.get('results')}\n{r.get('source')}" for r in bad
-    )
+    assert_cases_behave(minor, results, ALL, REFUSED[minor])
 
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    decompiled = {r["case"] for r in results if not r.get("error")}
-    assert decompiled == ALL - REFUSED[minor], decompiled
-    differing = {r["case"]: r.get("differing") for r in results
-                 if r["case"] in decompiled - OTHER_CODE.get(minor, set()) and not r.get("same_code")}
-    assert not differing, differing
+    assert_cases_same_code(results, ALL, REFUSED[minor], OTHER_CODE.get(minor, set()))

@@ -5,37 +5,7 @@ told: the code after a with statement runs only where `__exit__` suppressed, and
 copied after an exit call runs after `__exit__` (read into the body it would run before it, and
 `__exit__` would see its exceptions)."""
 
-
-class Sup:
-    """Records enter/exit; suppresses the exception when told to."""
-
-    def __init__(self, log, suppress):
-        self.log = log
-        self.suppress = suppress
-
-    def __enter__(self):
-        self.log.append("enter")
-        return self
-
-    def __exit__(self, typ, val, tb):
-        self.log.append("exit %s" % (typ.__name__ if typ else None))
-        # (not the IndexError of popping an empty list: suppressed, the `while True:` functions
-        # would go round for ever, the log growing until memory ran out)
-        return self.suppress and typ is not IndexError
-
-
-class ASup(Sup):
-    async def __aenter__(self):
-        return self.__enter__()
-
-    async def __aexit__(self, typ, val, tb):
-        return self.__exit__(typ, val, tb)
-
-
-def check(x):
-    if x == "boom":
-        raise KeyError(x)
-    return bool(x)
+from managers import ASup, Sup, check
 
 
 def compute(log):

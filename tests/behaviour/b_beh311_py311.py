@@ -3,19 +3,7 @@ any) the compiler laid out elsewhere, with the code after the loop run after `__
 copy a small one right after the exit call). The manager records its exits and suppresses when
 told; the code after the loop records itself and may raise (which `__exit__` must not see)."""
 
-
-class Sup:
-    def __init__(self, log, suppress):
-        self.log = log
-        self.suppress = suppress
-
-    def __enter__(self):
-        self.log.append("enter")
-        return self
-
-    def __exit__(self, typ, val, tb):
-        self.log.append("exit %s" % (typ.__name__ if typ else None))
-        return self.suppress
+from managers import Sup
 
 
 def step(xs, log):

@@ -5,27 +5,7 @@ runs after `__exit__`; read into the with body it would run before it, and `__ex
 might suppress) its exceptions. The context managers record every exit and suppress when told.
 (<=3.10 keep their readings: see KNOWN_DEFECTS in tests/test_decompile_behaviour.py.)"""
 
-
-class Sup:
-    """Records enter/exit; suppresses the exception when told to."""
-
-    def __init__(self, log, suppress):
-        self.log = log
-        self.suppress = suppress
-
-    def __enter__(self):
-        self.log.append("enter")
-        return self
-
-    def __exit__(self, typ, val, tb):
-        self.log.append("exit %s" % (typ.__name__ if typ else None))
-        return self.suppress
-
-
-def check(x):
-    if x == "boom":
-        raise KeyError(x)
-    return bool(x)
+from managers import Sup, check
 
 
 def compute(log):

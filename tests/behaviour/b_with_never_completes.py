@@ -3,37 +3,7 @@ a break), run with context managers that suppress the body's exception. The code
 statement runs only on the suppressed path; the body's own last `return` (its exit call copied in
 front of it) must stay in the body, or the suppressed path would run it too."""
 
-
-class Sup:
-    """A context manager that records enter/exit and suppresses exceptions when told to."""
-
-    def __init__(self, log, suppress):
-        self.log = log
-        self.suppress = suppress
-
-    def __enter__(self):
-        self.log.append("enter")
-        return self
-
-    def __exit__(self, typ, val, tb):
-        self.log.append("exit %s" % (typ.__name__ if typ else None))
-        return self.suppress
-
-
-class ASup(Sup):
-    """The same, as an asynchronous context manager."""
-
-    async def __aenter__(self):
-        return self.__enter__()
-
-    async def __aexit__(self, typ, val, tb):
-        return self.__exit__(typ, val, tb)
-
-
-def check(x):
-    if x == "boom":
-        raise KeyError(x)
-    return bool(x)
+from managers import ASup, Sup, check
 
 
 def never_completes_consts(x, suppress):

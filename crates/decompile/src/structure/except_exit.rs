@@ -390,22 +390,26 @@ pub(super) fn hoist_leaving_tail(
     rest: &mut Vec<Stmt>,
     body_completes: bool,
 ) -> Option<Vec<Stmt>> {
+    // the last statement of the first clause holding a copy
+    let copy = copies
+        .first()
+        .and_then(|&k| handlers.get(k))
+        .and_then(|h| h.body.last())
+        .cloned();
     // (an `else:` part that never completes, `raise` at its end, runs no code after the
-    // statement either: the clauses' copies are all there is of it)
-    // (only a copy that computes a name's value after the POP_EXCEPT: a clause's own `return
-    // name` computes it first, but its own `return CONST` reads as the copy does)
+    // statement either: the clauses' copies are all there is of it; only a copy that computes a
+    // name's value after the POP_EXCEPT: a clause's own `return name` computes it first, but its
+    // own `return CONST` reads as the copy does)
     let else_leaves = matches!(rest.last(), Some(Stmt::Raise { .. }))
-        && copies.first().is_some_and(|&k| {
-            matches!(
-                handlers.get(k).and_then(|h| h.body.last()),
-                Some(Stmt::Return {
-                    value: Some(Expr::Name { .. })
-                })
-            )
-        });
+        && matches!(
+            copy,
+            Some(Stmt::Return {
+                value: Some(Expr::Name { .. })
+            })
+        );
     let from_rest = !else_leaves && (!rest.is_empty() || body_completes);
     let s = match rest.as_slice() {
-        _ if else_leaves => handlers.get(*copies.first()?)?.body.last()?.clone(),
+        _ if else_leaves => copy?,
         [s] => s.clone(),
         // (an `else:` part that falls into the statement: only where the clauses' copy computes
         // a value after their POP_EXCEPT, which a clause's own `return x` computes before it; a
@@ -416,7 +420,7 @@ pub(super) fn hoist_leaving_tail(
         }] => s.clone(),
         // (a body that never completes normally runs no code after it: the clauses' copies are
         // all there is of the code after the statement)
-        [] if !body_completes => handlers.get(*copies.first()?)?.body.last()?.clone(),
+        [] if !body_completes => copy?,
         _ => return None,
     };
     if !leaving(std::slice::from_ref(&s)) || matches!(s, Stmt::Break | Stmt::Continue) {

@@ -35,6 +35,17 @@ def test_identical_code_has_no_class_but_the_same_instructions() -> None:
     assert normalized(_code(src)) == normalized(_code(src))
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="block setups before 3.11 are instructions")
+def test_same_instructions_under_another_handler() -> None:
+    # 3.11+: an `else:` part runs outside the try's range, the same code at the body's end inside
+    # it (its exceptions caught): the instructions agree, the exception table does not
+    a = "def f(a):\n    try:\n        a.x()\n    except ValueError:\n        return 1\n    else:\n        return a.y()\n"
+    b = "def f(a):\n    try:\n        a.x()\n        return a.y()\n    except ValueError:\n        return 1\n"
+    assert _class(a, b) == "exception-ranges"
+    status, why = reason(normalized(_code(a)), normalized(_code(b)))
+    assert status == "different" and "handled by none -> ->" in why
+
+
 def test_condition_written_the_other_way_round() -> None:
     a = "def f(x, y):\n    if x in y:\n        g()\n    else:\n        h()\n"
     b = "def f(x, y):\n    if x not in y:\n        h()\n    else:\n        g()\n"

@@ -115,7 +115,42 @@ def normalized(code: types.CodeType) -> list:
         else:
             arg = (type(i.argval).__name__, const_key(i.argval))
         out.append((i.opname, arg))
+    cover = handlers(code, instrs, index)
+    if cover is not None:
+        out.append((HANDLERS, ("handlers", cover)))
     return out
+
+
+# The last item of a normalized list on 3.11+: which handler each instruction is covered by.
+HANDLERS = "EXCEPTION_TABLE"
+# Instructions no exception leaves: which handler covers them changes nothing (a `break`'s jump
+# covered or not as an `else:` part or the code after the statement holds the code it jumps to).
+# JUMP_BACKWARD is not among them: it checks for signals (KeyboardInterrupt) on the way round.
+CANNOT_RAISE = frozenset({"JUMP_FORWARD", "JUMP_NO_INTERRUPT", "JUMP_BACKWARD_NO_INTERRUPT",
+                          "LOAD_CONST", "LOAD_SMALL_INT", "RETURN_CONST"})
+
+
+def handlers(code: types.CodeType, instrs: list, index: dict):
+    """3.11+ (zero-cost exceptions): per kept instruction, the handler the exception table sends it
+    to, as (target index, stack depth, lasti), or None where no handler covers it; None for code
+    objects without a table. The same instructions with a try's range elsewhere behave otherwise
+    (code after a try statement read inside its body has its exceptions caught)."""
+    parse = getattr(dis, "_parse_exception_table", None)
+    if parse is None or not getattr(code, "co_exceptiontable", b""):
+        return None
+    entries = parse(code)
+    cover = []
+    offset = -1
+    for i in instrs:
+        # (the second part of a superinstruction has no offset: it shares the first's)
+        if i.offset >= 0:
+            offset = i.offset
+        if i.opname in CANNOT_RAISE:
+            cover.append(None)
+            continue
+        e = next((e for e in entries if e.start <= offset < e.end), None)
+        cover.append(None if e is None else (index.get(e.target), e.depth, e.lasti))
+    return tuple(cover)
 
 
 def const_key(value) -> str:

@@ -6,9 +6,10 @@ A line is `status<TAB>file<TAB>first line<TAB>qualified name<TAB>code objects<TA
 - status `refused`: the decompiler raised DecompileError; the reason is its message (nested code
   objects refused inside the one listed say `in NAME: ...`);
 - status `syntax`: the decompiled source does not compile; the reason is the SyntaxError;
-- status `different`: the source compiles but its instructions differ; the reason is a class found
-  by comparing the two normalized instruction sequences (see `classify`), then the first differing
-  pair (original -> recompiled, jumps by target index);
+- status `different`: the source compiles but its instructions differ (3.11+: or the exception
+  table covers them otherwise); the reason is a class found by comparing the two normalized
+  instruction sequences (see `classify`), then the first differing pair (original -> recompiled,
+  jumps by target index);
 - status `missing`: the recompiled parent has no code object where the original had one.
 `code objects` is how many code objects the line stands for: a refused or non-compiling function
 takes its comprehensions, generator expressions and lambdas with it (the sweeps count them so).
@@ -50,7 +51,12 @@ DROPPED_IN_SENSE = ("UNARY_NOT", "TO_BOOL")  # `not` written out or folded into 
 EXITS = ("RETURN_VALUE", "RETURN_CONST", "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP",
          "JUMP_NO_INTERRUPT", "JUMP_BACKWARD_NO_INTERRUPT", "POP_BLOCK", "NOP")
 
+# The item a normalized list ends with on 3.11+ (decompile_sweep.HANDLERS): per instruction, the
+# handler the exception table sends it to
+HANDLERS = "EXCEPTION_TABLE"
+
 CLASSES = {
+    "exception-ranges": "the same instructions, covered by other exception handlers (a try or with body's extent differs)",
     "jump-targets": "same instructions in the same order; jumps land elsewhere",
     "block-order": "same instructions laid out in another block order",
     "condition-sense": "a condition written the other way round (in/not in, is/is not, jump if true/false)",
@@ -75,10 +81,22 @@ def _sense(instr: tuple) -> tuple:
 
 
 def first_difference(x: list, y: list) -> str:
+    ix, iy = _instructions(x), _instructions(y)
+    if ix == iy and x != y:
+        # the same instructions: the first one covered by another handler
+        cx = x[-1][1][1] if len(x) > len(ix) else (None,) * len(ix)
+        cy = y[-1][1][1] if len(y) > len(iy) else (None,) * len(iy)
+        j = next((j for j, (p, q) in enumerate(zip(cx, cy)) if p != q), 0)
+        return f"at {j}: {_show(ix[j]) if j < len(ix) else '<end>'} handled by {_handler(cx[j])} -> {_handler(cy[j])}"
+    x, y = ix, iy
     j = next((j for j, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
     left = _show(x[j]) if j < len(x) else "<end>"
     right = _show(y[j]) if j < len(y) else "<end>"
     return f"at {j}: {left} -> {right}"
+
+
+def _handler(entry) -> str:
+    return "none" if entry is None else f"->{entry[0]}"
 
 
 def _show(instr: tuple) -> str:
@@ -88,9 +106,17 @@ def _show(instr: tuple) -> str:
     return f"{opname} {arg[-1]}" if arg else opname
 
 
+def _instructions(x: list) -> list:
+    """The instructions of a normalized list, without its exception-table item (3.11+)."""
+    return x[:-1] if x and x[-1][0] == HANDLERS else x
+
+
 def classify(x: list, y: list) -> str:
     """The class (a key of CLASSES) of the difference between two normalized instruction lists
     (decompile_sweep.normalized: (opname, argument) pairs, jumps as ('->', target index))."""
+    x, y = _instructions(x), _instructions(y)
+    if x == y:
+        return "exception-ranges"
     a, b = [_strip(i) for i in x], [_strip(i) for i in y]
     if a == b:
         return "jump-targets"

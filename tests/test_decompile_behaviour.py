@@ -47,13 +47,10 @@ KNOWN_DEFECTS: dict = {
     # 3.10 'with A: with B: while True: ...; if c: continue; return True' then 'return "after"'
     # (the inner body's `return True` came out after the inner with: branch beh310w, session 13).
     #
-    # 3.12-3.14 (found in session 13, main before it too): 'try: while True: if a(): break; if w():
-    # return' then code after the try -> that code (reached only by the break, outside the handler's
-    # range) comes back as an arm of the loop's 'if a():' inside the try body, so its exceptions are
-    # caught ('a.after()' raising ValueError returned "value error"). A check that every block a try
-    # body's reading holds lies in the handler's range refused too much (returns through enclosing
-    # finally copies lie outside too): docs/decompiler.md, "Lead, session 13".
-    ("b_lead13", "break_or_return_in_try"): {12, 13, 14},
+    # 3.12-3.14 'try: while True: if a(): break; if w(): return' then code after the try (that code
+    # came back as the 'if a():' arm inside the try body, its exceptions caught; session 14, with
+    # the shapes of b_lead14: the return first, a small tail copied into the break, a try in the loop).
+    #
     # 3.11: 'while xs: async with cm: ...; break' then 'return f()'; 3.12: 'while True: async with
     # cm: if c: break' then 'return f()' -> 'return f()' (the break's copy after the awaited exit
     # call) is read into the with body, before __exit__ (found by beh310w, session 13).

@@ -3,9 +3,11 @@ interpreter: decompiled, compiled again, instructions compared, both run on the 
 
 - ≤3.9 read a `return` written in a loop inside a try body (reached by falling through from the
   body) as the code after the loop and dropped the loop's real `break`: the loop went round again (a
-  silent miscompilation). 3.12+ still read the code after the try statement, which only the
-  `break` leads to, inside the try body (a known defect, KNOWN_DEFECTS of test_decompile_behaviour:
-  b_lead13.break_or_return_in_try; the inputs here raise nothing there).
+  silent miscompilation). 3.12+ read the code after the try statement, which only the `break`
+  leads to, inside the try body, where the handler caught its exceptions (session 14: the `break`'s
+  jump out of the try's range and the exception table's coverage say which way out is the code
+  after the loop; the cases with `fail` raise there). With the `return` first, without the try,
+  inside try/finally, and a try statement inside the loop.
 - a `break` out of an inner `for` whose jump the compiler threads on to the outer loop's header,
   behind a test of its own (`if b[m] is None: return ...` then `break`), with and without `else:`;
 - 3.12+: `return name` after an except clause's POP_EXCEPT is the code after the statement copied
@@ -20,7 +22,13 @@ from conftest import LIVE_MINORS, interpreter, run_json
 
 ALL = set(LIVE_MINORS)
 IDENTICAL = {
-    "break_or_return_in_try": {9, 10, 11},
+    "break_or_return_in_try": ALL,
+    "return_then_break_in_try": ALL,
+    "break_then_return_in_try": ALL,
+    "return_then_break": ALL,
+    "return_then_break_in_try_finally": ALL,
+    # (3.9 / 3.10 refuse it; 3.12 / 3.13 write a `continue` at the end of the try body)
+    "try_in_loop_return_then_break": {11, 14},
     "threaded_break_behind_test": ALL,
     "threaded_break_for_else": ALL,
     "copied_return_after_raising_else": ALL - {10},

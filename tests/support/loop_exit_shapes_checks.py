@@ -33,6 +33,43 @@ CASES = {
         "    except ValueError:\n        return 'value error'\n    a.x = None\n    return 'after'\n",
         [([1], []), ([0, 1], [0]), ([0], [1]), ([ValueError], []), ([0], [KeyError])],
     ),
+    # 3.12+: the code after the try statement, which only the `break` reaches (outside the
+    # handler's range), came back as the `if a():` arm inside the try body, its exceptions caught;
+    # here the `return` comes first, and the code after the try raises where `fail` is set
+    "return_then_break_in_try": (
+        "def run(a, w, fail):\n    a, w = Feed(a), Feed(w)\n    try:\n        while True:\n"
+        "            if w():\n                return 'ret'\n            if a():\n                break\n"
+        "    except ValueError:\n        return 'value error'\n    if fail:\n        raise ValueError('after')\n"
+        "    return 'after'\n",
+        [([1], [0], 0), ([1], [0], 1), ([0, 1], [0, 0], 1), ([0], [1], 1), ([ValueError], [0], 0)],
+    ),
+    "break_then_return_in_try": (
+        "def run(a, w, fail):\n    a, w = Feed(a), Feed(w)\n    try:\n        while True:\n"
+        "            if a():\n                break\n            if w():\n                return 'ret'\n"
+        "    except ValueError:\n        return 'value error'\n    if fail:\n        raise ValueError('after')\n"
+        "    return 'after'\n",
+        [([1], [], 0), ([1], [], 1), ([0, 1], [0], 1), ([0], [1], 1), ([ValueError], [], 0)],
+    ),
+    # the same without the try: either reading runs the same code; the layout says which
+    "return_then_break": (
+        "def run(a, w):\n    a, w = Feed(a), Feed(w)\n    while True:\n        if w():\n"
+        "            return 'ret'\n        if a():\n            break\n    a.x = None\n    return 'after'\n",
+        [([1], [0]), ([0, 1], [0, 0]), ([0], [1])],
+    ),
+    # inside try/finally (the `return` runs the finally body's copy) and around a try statement
+    "return_then_break_in_try_finally": (
+        "def run(a, w, log):\n    a, w = Feed(a), Feed(w)\n    try:\n        while True:\n"
+        "            if w():\n                return 1\n            if a():\n                break\n"
+        "            log.append('more')\n    finally:\n        log.append('fin')\n    log.append('after')\n"
+        "    return log\n",
+        [([1], [0], []), ([0, 1], [0, 0], []), ([0], [1], []), ([KeyError], [0], [])],
+    ),
+    "try_in_loop_return_then_break": (
+        "def run(a, w):\n    a, w = Feed(a), Feed(w)\n    while True:\n        try:\n            if w():\n"
+        "                return 'ret'\n            if a():\n                break\n        except ValueError:\n"
+        "            return 'value error'\n    a.x = None\n    return 'after'\n",
+        [([1], [0]), ([0, 1], [0, 0]), ([0], [1]), ([ValueError], [0])],
+    ),
     # a `break` out of an inner `for` whose jump the compiler threads on to the outer loop's header
     # (the code after the inner loop is only that jump), behind a test of its own
     "threaded_break_behind_test": (

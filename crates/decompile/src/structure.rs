@@ -3347,7 +3347,18 @@ impl<'a> Structurer<'a> {
             .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))
             .collect();
         if let Some(&level) = outer.first() {
-            let same = self.exits_at_level(&exits, level);
+            let mut same = self.exits_at_level(&exits, level);
+            // (3.12+: a `break`'s jump out of a loop that ends a try body goes to the code after
+            // the try statement, which no handler of the body covers: a jump, not handler code)
+            if level.is_some() && !same.is_empty() {
+                let breaks: Vec<usize> = exits
+                    .iter()
+                    .copied()
+                    .filter(|&e| !same.contains(&e) && self.break_out_of_try(e))
+                    .collect();
+                same.extend(breaks);
+                same.sort_unstable();
+            }
             if !same.is_empty() {
                 exits = same;
             } else if self.code.version == framejit_bytecode::PyVersion::V3_11
@@ -3373,9 +3384,23 @@ impl<'a> Structurer<'a> {
             .as_ref()
             .and_then(|g| self.else_break_target(header, g.1, depth, enclosing));
         // (not a `return` written in the body: see `return_in_body`)
+        // (3.12+: where the test falls through to the way out, that arm is an `if c: break`
+        // written in the body, the jump into the body its `if` skipping it: 3.12 / 3.13 test
+        // `while c:` at the bottom, and a 3.14 `while c:` tested at its top jumps out; on 3.14
+        // only an arm that is the `break`'s jump, or its copy of the code after a try statement
+        // around the loop (`try_leaving_exit`), counts: a `return` arm keeps the reading)
+        let falls_out = |x: usize| {
+            let v = self.code.version;
+            v >= framejit_bytecode::PyVersion::V3_12
+                && self.succ(header, EdgeKind::Fall) == Some(x)
+                && (v < framejit_bytecode::PyVersion::V3_14
+                    || self.resolve_jumps(x) != x
+                    || self.try_leaving_exit(&lp.body, &exits) == Some(x))
+        };
         let top_brk = self
             .header_test_exit(header, &lp.body)
             .filter(|_| guard.is_none())
+            .filter(|&x| !falls_out(x))
             .and_then(|x| {
                 self.else_break_target(header, x, depth, enclosing)
                     .filter(|&t| self.else_part_before(x, t, &lp.body))

@@ -55,6 +55,164 @@ impl Structurer<'_> {
         real > 4
     }
 
+    /// 3.12+: the way out of the loop headed by `header` (blocks `body`, ways out `exits`) that a
+    /// `break` takes, where every other way out returns or raises: the one that an unconditional
+    /// forward jump from the body reaches (or that is such a jump), at a place laid out after
+    /// every block of the body the compiler keeps warm. The compiler moves only blocks that
+    /// exceptions alone reach, so an `if` arm of the body lies inside the body's layout; a jump
+    /// from the body past its end is a `break` (threaded on where the code after the loop is a
+    /// jump). The blocks that return are then written in the body: a small one is no copy of the
+    /// code after the loop, which is the jump's place (`try: while True: if a(): break; if w():
+    /// return 1` then code after the try, which would otherwise come back as the `if a():` arm).
+    /// Ways out reached from the header's test or from a block that also jumps back (a bottom
+    /// test) are the loop's own exit or `else:` part, and keep the general choice.
+    pub(super) fn break_jump_exit(
+        &self,
+        header: usize,
+        body: &[usize],
+        exits: &[usize],
+    ) -> Option<usize> {
+        if self.legacy.is_some() || self.code.version < PyVersion::V3_12 || exits.len() < 2 {
+            return None;
+        }
+        let warm = self.warm_blocks();
+        let is_warm = |b: usize| warm.get(b).copied().unwrap_or(false);
+        let last = body.iter().copied().filter(|&b| is_warm(b)).max()?;
+        let jumps_to = |p: usize, x: usize| {
+            self.instrs(p)
+                .last()
+                .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP" | "JUMP_NO_INTERRUPT"))
+                && self.succ(p, EdgeKind::Jump) == Some(x)
+        };
+        let jumped = |x: usize| {
+            let place = self.resolve_jumps(x);
+            let jump_only = place != x
+                && body.iter().any(|&p| {
+                    self.cfg.blocks[p]
+                        .succs
+                        .iter()
+                        .any(|e| e.kind != EdgeKind::Exception && e.to == x)
+                });
+            is_warm(place) && place > last && (jump_only || body.iter().any(|&p| jumps_to(p, x)))
+        };
+        let mut found = exits.iter().copied().filter(|&x| jumped(x));
+        let j = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        // (a bottom test's way out, or the jump out of a header tested at its top: where the
+        // test goes when it fails, the loop's own exit or its `else:` part)
+        let tests_out = |p: usize, x: usize| {
+            let branches = self.instrs(p).last().is_some_and(|i| {
+                i.op.flow == framejit_bytecode::opcode::Flow::Branch && i.op.name.contains("_IF_")
+            });
+            let back = self.cfg.blocks[p]
+                .succs
+                .iter()
+                .any(|e| e.kind != EdgeKind::Exception && e.to == header);
+            branches && (back || p == header && self.succ(p, EdgeKind::Jump) == Some(x))
+        };
+        let others_leave = exits.iter().all(|&x| {
+            x == j
+                || self.only_leaves(self.fall_chain_end(x))
+                    && !self.cfg.blocks[x].preds.iter().any(|&p| tests_out(p, x))
+        });
+        others_leave.then(|| self.resolve_jumps(j))
+    }
+
+    /// 3.12+: the way out of the loop (blocks `body`, ways out `exits`) that leaves a try statement
+    /// the loop's code is in, where it is the only one: a block that no handler covers, leading to
+    /// code that no handler covers (more than a constant returned), reached from a block of the
+    /// body that a handler covers.
+    /// Inside a try body the compiler covers every instruction but those after the body's end
+    /// (POP_BLOCK): the code after the statement, or what a way out runs after leaving it. A
+    /// `return` of a constant written in the body holds no code; where every other way out is
+    /// such a return or stays covered, the uncovered code is the `break`'s: the code after the
+    /// loop, copied into the `break` where it is small (`while True: try: if w(): return 1; if
+    /// a(): break  except E: ...` then `return a.after()`, which would otherwise come back inside
+    /// the try body as the `if a():` arm, its exceptions caught).
+    pub(super) fn try_leaving_exit(&self, body: &[usize], exits: &[usize]) -> Option<usize> {
+        if self.legacy.is_some() || self.code.version < PyVersion::V3_12 || exits.len() < 2 {
+            return None;
+        }
+        let uncovered_code = |x: usize| {
+            let end = self.fall_chain_end(x);
+            let mut blocks = vec![x];
+            let mut b = x;
+            while b != end {
+                match self.only_fall(b) {
+                    Some(n) => {
+                        blocks.push(n);
+                        b = n;
+                    }
+                    None => break,
+                }
+            }
+            // (the code run outside every handler: a `return` computes its value covered)
+            blocks.iter().any(|&b| {
+                self.cfg.blocks[b].handler.is_none()
+                    && self.instrs(b).iter().any(|i| {
+                        !matches!(
+                            i.op.name,
+                            "NOP"
+                                | "NOT_TAKEN"
+                                | "LOAD_CONST"
+                                | "LOAD_SMALL_INT"
+                                | "RETURN_CONST"
+                                | "RETURN_VALUE"
+                                | "EXTENDED_ARG"
+                                | "CACHE"
+                        ) && !i.op.name.starts_with("JUMP")
+                    })
+            })
+        };
+        // (a block of the body whose code a handler covers; 3.14 leaves a test's jump out of
+        // the range that holds the test, so a block of jumps and markers looks one further back)
+        let covered = |p: usize| {
+            let b = &self.cfg.blocks[p];
+            b.handler.is_some()
+                || self.instrs(p).iter().all(|i| {
+                    matches!(i.op.name, "NOP" | "NOT_TAKEN" | "JUMP_BACKWARD")
+                        || i.op.name.starts_with("POP_JUMP_IF_")
+                }) && b
+                    .preds
+                    .iter()
+                    .any(|&q| self.cfg.blocks[q].handler.is_some())
+        };
+        let leaves_try = |x: usize| {
+            self.cfg.blocks[x].handler.is_none()
+                && uncovered_code(x)
+                && self.cfg.blocks[x]
+                    .preds
+                    .iter()
+                    .any(|&p| body.contains(&p) && covered(p))
+        };
+        let mut found = exits.iter().copied().filter(|&x| leaves_try(x));
+        let x = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        let others = exits
+            .iter()
+            .all(|&y| y == x || self.cfg.blocks[y].handler.is_some() || !uncovered_code(y));
+        others.then_some(x)
+    }
+
+    /// 3.12+: is block `e` (a way out of a loop inside a try body) only a jump, laid out among the
+    /// blocks the compiler keeps warm, outside every handler's range: a `break` whose loop ends
+    /// the try body, jumping to the code after the statement?
+    pub(super) fn break_out_of_try(&self, e: usize) -> bool {
+        if self.legacy.is_some() || self.code.version < PyVersion::V3_12 {
+            return false;
+        }
+        let jump_only = self
+            .lone_instr(e)
+            .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP" | "JUMP_NO_INTERRUPT"));
+        jump_only
+            && self.cfg.blocks[e].handler.is_none()
+            && self.warm_blocks().get(e).copied().unwrap_or(false)
+    }
+
     /// Blocks reached from the entry block without exception edges (the compiler's "warm"
     /// ones, laid out before every handler).
     fn warm_blocks(&self) -> Vec<bool> {

@@ -420,6 +420,12 @@ impl Structurer<'_> {
             return None;
         }
         let exits = &kept[..];
+        if let Some(x) = self
+            .break_jump_exit(header, body, exits)
+            .or_else(|| self.try_leaving_exit(body, exits))
+        {
+            return Some(x);
+        }
         let main = self.main_exit(exits);
         let places: Vec<usize> = exits.iter().map(|&x| self.resolve_jumps(x)).collect();
         let places: Vec<usize> = places

@@ -1,0 +1,113 @@
+"""Behaviour suite (session 14, lead): loops with two ways out, a `return` written in the loop and
+a `break`, inside or around a try statement. 3.12+ copy a small exit into the jump that reaches it,
+so the code after the loop (`return a.after()`) can stand inline at the `break`, beside the
+`return`: the decompiler took the wrong one for the code after the loop, and read the other into
+the try body, where the handler caught its exceptions (`a.after()` raising ValueError returned
+"value error"). The exception table tells them apart: the `break`'s copy lies outside the handler's
+range."""
+
+from b_lead13 import Feed
+
+
+def return_then_break_in_try(a, w):
+    a, w = Feed(a), Feed(w)
+    try:
+        while True:
+            if w():
+                return "returned", a.calls, w.calls
+            if a():
+                break
+    except ValueError:
+        return "value error", a.calls
+    a.after()
+    return "after", a.calls, w.calls
+
+
+def break_then_return_in_try_small_tail(a, w):
+    a, w = Feed(a), Feed(w)
+    try:
+        while True:
+            if a():
+                break
+            if w():
+                return "returned"
+    except ValueError:
+        return "value error"
+    return a.after()
+
+
+def return_then_break_in_try_small_tail(a, w):
+    a, w = Feed(a), Feed(w)
+    try:
+        while True:
+            if w():
+                return "returned"
+            if a():
+                break
+    except ValueError:
+        return "value error"
+    return a.after()
+
+
+def try_in_loop_small_tail(a, w):
+    a, w = Feed(a), Feed(w)
+    while True:
+        try:
+            if w():
+                return "returned"
+            if a():
+                break
+        except ValueError:
+            return "value error"
+    return a.after()
+
+
+def try_in_loop_tail(a, w):
+    a, w = Feed(a), Feed(w)
+    while True:
+        try:
+            if w():
+                return "returned"
+            if a():
+                break
+        except ValueError:
+            return "value error"
+    a.after()
+    return "after", a.calls, w.calls
+
+
+def return_then_break_in_finally(a, w):
+    a, w = Feed(a), Feed(w)
+    log = []
+    try:
+        while True:
+            if w():
+                return 1, log
+            if a():
+                break
+            log.append("more")
+    finally:
+        log.append("fin")
+    a.after()
+    log.append("after")
+    return log
+
+
+_INPUTS = [
+    ([1], [0]),
+    ([1, "boom"], [0]),
+    ([0, 1], [0, 0]),
+    ([0, 1, "boom"], [0, 0]),
+    ([0], [1]),
+    ([ValueError], [0]),
+    ([0], [KeyError]),
+]
+
+CASES = {
+    "return_then_break_in_try": _INPUTS,
+    "break_then_return_in_try_small_tail": [([1], []), ([1, "boom"], []), ([0, 1], [0]), ([0], [1]), ([ValueError], [])],
+    "return_then_break_in_try_small_tail": _INPUTS,
+    "try_in_loop_small_tail": _INPUTS,
+    "try_in_loop_tail": _INPUTS,
+    "return_then_break_in_finally": _INPUTS,
+}

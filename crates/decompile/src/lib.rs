@@ -114,6 +114,21 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
     out
 }
 
+/// Does opcode name `name` hold `part`? (`str::contains` sets up a general substring search per
+/// call, which for these short names cost more than the whole scan around it.)
+fn holds(name: &str, part: &str) -> bool {
+    times(name, part) > 0
+}
+
+/// How many times `part` occurs in `name` (`part` cannot overlap itself: "FAST", "DEREF").
+fn times(name: &str, part: &str) -> usize {
+    let part = part.as_bytes();
+    name.as_bytes()
+        .windows(part.len())
+        .filter(|w| *w == part)
+        .count()
+}
+
 /// The free variables (not the compiler's own: `__class__`, `.type_params`, ...) that no instruction
 /// of `code` reads, stores, deletes or passes to a closure.
 fn unused_free_variables(code: &CodeInput) -> Vec<String> {
@@ -132,12 +147,12 @@ fn unused_free_variables(code: &CodeInput) -> Vec<String> {
     for ins in code.bytecode.instrs() {
         let Arg::Raw(raw) = ins.arg else { continue };
         let name = ins.op.name;
-        if name.contains("DEREF") || name == "LOAD_CLOSURE" {
+        if holds(name, "DEREF") || name == "LOAD_CLOSURE" {
             mark(code.deref_name(raw));
-        } else if late && name.contains("_FAST") {
+        } else if late && holds(name, "_FAST") {
             // (3.11+ cells and free variables are fast slots too; 3.13+ passes a closure's cells
             // with LOAD_FAST, and fuses two slots into one instruction, four bits each)
-            if name.matches("FAST").count() == 2 {
+            if times(name, "FAST") == 2 {
                 mark(code.fast_name((raw >> 4) as usize));
                 mark(code.fast_name((raw & 15) as usize));
             } else {

@@ -1009,3 +1009,42 @@ fn source_of(code: &CodeInput, f: &exprs::FuncVal) -> Result<String, DecompileEr
     };
     Ok(printer::print_decompiled(&stmts, code.version))
 }
+
+#[cfg(test)]
+mod name_scan_tests {
+    use super::{holds, times};
+    use framejit_bytecode::opcode::table;
+    use framejit_bytecode::PyVersion;
+
+    /// The byte scans stand for `str::contains` / `matches().count()` on every opcode name of
+    /// every version, and on names made to catch an off-by-one at either end.
+    #[test]
+    fn byte_scans_agree_with_str_search() {
+        let mut names: Vec<&str> = PyVersion::ALL
+            .iter()
+            .flat_map(|&v| table(v).ops.iter().map(|op| op.name))
+            .collect();
+        names.extend([
+            "DEREF",
+            "DERE",
+            "XDEREF",
+            "FAST_FAST",
+            "FASTFAST",
+            "_FAS",
+            "",
+            "F",
+        ]);
+        for name in names {
+            for part in ["DEREF", "_FAST", "FAST"] {
+                assert_eq!(holds(name, part), name.contains(part), "{name} / {part}");
+                assert_eq!(
+                    times(name, part),
+                    name.matches(part).count(),
+                    "{name} / {part}"
+                );
+            }
+        }
+        assert_eq!(times("LOAD_FAST_LOAD_FAST", "FAST"), 2);
+        assert!(!holds("LOAD_ATTR", "DEREF"));
+    }
+}

@@ -308,18 +308,32 @@ impl CodeDescriptors {
 struct AttrReader<'a, 'py> {
     obj: &'a Bound<'py, PyAny>,
     fast: Option<&'static CodeDescriptors>,
+    /// Where in the cached list to look first: `code_input` reads the attributes in the order of
+    /// [`CODE_ATTRS`], so the next one is usually the entry after the last found.
+    next: std::cell::Cell<usize>,
 }
 
 impl<'a, 'py> AttrReader<'a, 'py> {
     fn new(obj: &'a Bound<'py, PyAny>) -> Self {
         let py = obj.py();
         let fast = CodeDescriptors::get(py).filter(|d| obj.get_type().is(d.code_type.bind(py)));
-        AttrReader { obj, fast }
+        AttrReader {
+            obj,
+            fast,
+            next: std::cell::Cell::new(0),
+        }
     }
 
     fn get(&self, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(d) = self.fast {
-            if let Some((_, descr, get)) = d.found.iter().find(|(n, _, _)| n.is(name)) {
+            // (every entry is looked at once at most, starting after the last one found)
+            let n = d.found.len();
+            let start = self.next.get().min(n);
+            let hit = (start..n)
+                .chain(0..start)
+                .find(|&k| d.found.get(k).is_some_and(|(x, _, _)| x.is(name)));
+            if let Some((k, (_, descr, get))) = hit.and_then(|k| d.found.get(k).map(|e| (k, e))) {
+                self.next.set(k + 1);
                 // SAFETY: the descriptor, the object and its type are live (GIL held); this is
                 // the call the generic lookup makes for a data descriptor found on the type, and
                 // it returns a new reference or NULL with an exception set.

@@ -114,6 +114,21 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
     out
 }
 
+/// Does opcode name `name` hold `part`? (`str::contains` sets up a general substring search per
+/// call, which for these short names cost more than the whole scan around it.)
+fn holds(name: &str, part: &str) -> bool {
+    times(name, part) > 0
+}
+
+/// How many times `part` occurs in `name` (`part` cannot overlap itself: "FAST", "DEREF").
+fn times(name: &str, part: &str) -> usize {
+    let part = part.as_bytes();
+    name.as_bytes()
+        .windows(part.len())
+        .filter(|w| *w == part)
+        .count()
+}
+
 /// The free variables (not the compiler's own: `__class__`, `.type_params`, ...) that no instruction
 /// of `code` reads, stores, deletes or passes to a closure.
 fn unused_free_variables(code: &CodeInput) -> Vec<String> {
@@ -132,12 +147,12 @@ fn unused_free_variables(code: &CodeInput) -> Vec<String> {
     for ins in code.bytecode.instrs() {
         let Arg::Raw(raw) = ins.arg else { continue };
         let name = ins.op.name;
-        if name.contains("DEREF") || name == "LOAD_CLOSURE" {
+        if holds(name, "DEREF") || name == "LOAD_CLOSURE" {
             mark(code.deref_name(raw));
-        } else if late && name.contains("_FAST") {
+        } else if late && holds(name, "_FAST") {
             // (3.11+ cells and free variables are fast slots too; 3.13+ passes a closure's cells
             // with LOAD_FAST, and fuses two slots into one instruction, four bits each)
-            if name.matches("FAST").count() == 2 {
+            if times(name, "FAST") == 2 {
                 mark(code.fast_name((raw >> 4) as usize));
                 mark(code.fast_name((raw & 15) as usize));
             } else {
@@ -993,4 +1008,43 @@ fn source_of(code: &CodeInput, f: &exprs::FuncVal) -> Result<String, DecompileEr
         decompile_body(code)?
     };
     Ok(printer::print_decompiled(&stmts, code.version))
+}
+
+#[cfg(test)]
+mod name_scan_tests {
+    use super::{holds, times};
+    use framejit_bytecode::opcode::table;
+    use framejit_bytecode::PyVersion;
+
+    /// The byte scans stand for `str::contains` / `matches().count()` on every opcode name of
+    /// every version, and on names made to catch an off-by-one at either end.
+    #[test]
+    fn byte_scans_agree_with_str_search() {
+        let mut names: Vec<&str> = PyVersion::ALL
+            .iter()
+            .flat_map(|&v| table(v).ops.iter().map(|op| op.name))
+            .collect();
+        names.extend([
+            "DEREF",
+            "DERE",
+            "XDEREF",
+            "FAST_FAST",
+            "FASTFAST",
+            "_FAS",
+            "",
+            "F",
+        ]);
+        for name in names {
+            for part in ["DEREF", "_FAST", "FAST"] {
+                assert_eq!(holds(name, part), name.contains(part), "{name} / {part}");
+                assert_eq!(
+                    times(name, part),
+                    name.matches(part).count(),
+                    "{name} / {part}"
+                );
+            }
+        }
+        assert_eq!(times("LOAD_FAST_LOAD_FAST", "FAST"), 2);
+        assert!(!holds("LOAD_ATTR", "DEREF"));
+    }
 }

@@ -655,14 +655,18 @@ impl<'a> Structurer<'a> {
         let n = cfg.blocks.len();
         let reachable = reachable_blocks(&cfg);
         // (each block's instructions, listed once: `instrs` hands out shared copies)
-        let block_instrs = block_instrs::Instrs::split(cfg.blocks.iter().map(|blk| {
-            blk.instrs
-                .iter()
-                .filter_map(|&i| match code.bytecode.items.get(i) {
-                    Some(Item::Instr(ins)) => Some::<&Instr>(ins),
-                    _ => None,
-                })
-        }));
+        let room = code.bytecode.items.len();
+        let block_instrs = block_instrs::Instrs::split(
+            room,
+            cfg.blocks.iter().map(|blk| {
+                blk.instrs
+                    .iter()
+                    .filter_map(|&i| match code.bytecode.items.get(i) {
+                        Some(Item::Instr(ins)) => Some::<&Instr>(ins),
+                        _ => None,
+                    })
+            }),
+        );
         let depths =
             framejit_bytecode::assemble::instruction_depths(&code.bytecode).unwrap_or_default();
         let entry_depth = cfg

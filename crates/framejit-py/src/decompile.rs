@@ -194,8 +194,8 @@ fn expr_of(c: Const) -> Expr {
     }
 }
 
-fn strings(obj: &Bound<'_, PyAny>, attr: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
-    let value = obj.getattr(attr)?;
+fn strings<'py>(obj: &AttrReader<'_, 'py>, attr: &Bound<'py, PyString>) -> PyResult<Vec<String>> {
+    let value = obj.get(attr)?;
     // (a code object's name tuples: read item by item in one pass, without the generic sequence
     // protocol; anything else, or an item that is not an exact str, goes the generic way)
     if let Ok(t) = value.cast::<PyTuple>() {
@@ -220,6 +220,133 @@ fn byte_string<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [
     }
 }
 
+/// The `co_*` attributes `code_input` reads.
+const CODE_ATTRS: [&str; 17] = [
+    "co_code",
+    "co_linetable",
+    "co_lnotab",
+    "co_exceptiontable",
+    "co_name",
+    "co_qualname",
+    "co_filename",
+    "co_consts",
+    "co_firstlineno",
+    "co_flags",
+    "co_argcount",
+    "co_posonlyargcount",
+    "co_kwonlyargcount",
+    "co_names",
+    "co_varnames",
+    "co_cellvars",
+    "co_freevars",
+];
+
+/// The host's `types.CodeType` and, per attribute of [`CODE_ATTRS`] (by its interned name), the
+/// descriptor in the type's own dict and that descriptor's `__get__` slot.
+struct CodeDescriptors {
+    code_type: Py<PyAny>,
+    found: Vec<(Py<PyString>, Py<PyAny>, pyo3::ffi::descrgetfunc)>,
+}
+
+static CODE_DESCRIPTORS: pyo3::sync::PyOnceLock<Option<CodeDescriptors>> =
+    pyo3::sync::PyOnceLock::new();
+
+impl CodeDescriptors {
+    /// `None` before 3.10 (`PyType_GetSlot` takes a static type such as a descriptor's only from
+    /// 3.10) or where anything is not as expected: every read then goes the generic way.
+    fn get(py: Python<'_>) -> Option<&'static CodeDescriptors> {
+        CODE_DESCRIPTORS
+            .get_or_init(py, || Self::find(py).ok().flatten())
+            .as_ref()
+    }
+
+    fn find(py: Python<'_>) -> PyResult<Option<CodeDescriptors>> {
+        if host_version(py)? < PyVersion::V3_10 {
+            return Ok(None);
+        }
+        let code_type = py
+            .import(intern!(py, "types"))?
+            .getattr(intern!(py, "CodeType"))?;
+        let dict = code_type.getattr(intern!(py, "__dict__"))?;
+        let mut found = Vec::with_capacity(CODE_ATTRS.len());
+        for name in CODE_ATTRS {
+            // (the entry of the type's own dict: what the generic lookup on an instance finds)
+            let Ok(descr) = dict.get_item(name) else {
+                continue;
+            };
+            // SAFETY: `descr` is a live object (GIL held); its type is a live type object.
+            let slot = unsafe {
+                pyo3::ffi::PyType_GetSlot(
+                    pyo3::ffi::Py_TYPE(descr.as_ptr()),
+                    pyo3::ffi::Py_tp_descr_get,
+                )
+            };
+            if slot.is_null() {
+                // (no `__get__`, or the slot could not be read: this attribute goes the generic way)
+                if PyErr::occurred(py) {
+                    let _ = PyErr::take(py);
+                }
+                continue;
+            }
+            // SAFETY: the `tp_descr_get` slot of a type holds a `descrgetfunc`.
+            let get = unsafe {
+                std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::descrgetfunc>(slot)
+            };
+            found.push((PyString::intern(py, name).unbind(), descr.unbind(), get));
+        }
+        Ok(Some(CodeDescriptors {
+            code_type: code_type.unbind(),
+            found,
+        }))
+    }
+}
+
+/// Reads the attributes of one object for `code_input`. For an exact code object of the host
+/// (whose type looks attributes up generically and whose instances have no dict), the
+/// descriptor the generic lookup would find is called as that lookup calls it, without the
+/// lookup; anything else (a `CodeModel`, another type, a name not cached) goes through `getattr`.
+struct AttrReader<'a, 'py> {
+    obj: &'a Bound<'py, PyAny>,
+    fast: Option<&'static CodeDescriptors>,
+    /// Where in the cached list to look first: `code_input` reads the attributes in the order of
+    /// [`CODE_ATTRS`], so the next one is usually the entry after the last found.
+    next: std::cell::Cell<usize>,
+}
+
+impl<'a, 'py> AttrReader<'a, 'py> {
+    fn new(obj: &'a Bound<'py, PyAny>) -> Self {
+        let py = obj.py();
+        let fast = CodeDescriptors::get(py).filter(|d| obj.get_type().is(d.code_type.bind(py)));
+        AttrReader {
+            obj,
+            fast,
+            next: std::cell::Cell::new(0),
+        }
+    }
+
+    fn get(&self, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(d) = self.fast {
+            // (every entry is looked at once at most, starting after the last one found)
+            let n = d.found.len();
+            let start = self.next.get().min(n);
+            let hit = (start..n)
+                .chain(0..start)
+                .find(|&k| d.found.get(k).is_some_and(|(x, _, _)| x.is(name)));
+            if let Some((k, (_, descr, get))) = hit.and_then(|k| d.found.get(k).map(|e| (k, e))) {
+                self.next.set(k + 1);
+                // SAFETY: the descriptor, the object and its type are live (GIL held); this is
+                // the call the generic lookup makes for a data descriptor found on the type, and
+                // it returns a new reference or NULL with an exception set.
+                return unsafe {
+                    let r = get(descr.as_ptr(), self.obj.as_ptr(), d.code_type.as_ptr());
+                    Bound::from_owned_ptr_or_err(self.obj.py(), r)
+                };
+            }
+        }
+        self.obj.getattr(name)
+    }
+}
+
 /// `CodeInput` from anything with a code object's `co_*` attributes, of `version`.
 fn code_input<'py>(
     code: &Bound<'py, PyAny>,
@@ -227,17 +354,18 @@ fn code_input<'py>(
     opaque: &mut Opaque<'py>,
 ) -> PyResult<CodeInput> {
     let py = code.py();
-    let code_obj = code.getattr(intern!(py, "co_code"))?;
+    let attrs = AttrReader::new(code);
+    let code_obj = attrs.get(intern!(py, "co_code"))?;
     let co_code = byte_string(&code_obj)?;
     let lt_attr = if version >= PyVersion::V3_10 {
         intern!(py, "co_linetable")
     } else {
         intern!(py, "co_lnotab")
     };
-    let linetable_obj = code.getattr(lt_attr)?;
+    let linetable_obj = attrs.get(lt_attr)?;
     let linetable = byte_string(&linetable_obj)?;
     let exc_obj = if version.has_exception_table() {
-        Some(code.getattr(intern!(py, "co_exceptiontable"))?)
+        Some(attrs.get(intern!(py, "co_exceptiontable"))?)
     } else {
         None
     };
@@ -245,13 +373,13 @@ fn code_input<'py>(
         Some(e) => byte_string(e)?,
         None => std::borrow::Cow::Borrowed(&[][..]),
     };
-    let name = string_of(&code.getattr(intern!(py, "co_name"))?)?;
-    let qualname = code
-        .getattr(intern!(py, "co_qualname"))
+    let name = string_of(&attrs.get(intern!(py, "co_name"))?)?;
+    let qualname = attrs
+        .get(intern!(py, "co_qualname"))
         .and_then(|q| string_of(&q))
         .unwrap_or_else(|_| name.clone());
-    let filename = string_of(&code.getattr(intern!(py, "co_filename"))?)?;
-    let consts_obj = code.getattr(intern!(py, "co_consts"))?;
+    let filename = string_of(&attrs.get(intern!(py, "co_filename"))?)?;
+    let consts_obj = attrs.get(intern!(py, "co_consts"))?;
     let mut consts = Vec::new();
     match consts_obj.cast::<PyTuple>() {
         Ok(t) => {
@@ -271,20 +399,20 @@ fn code_input<'py>(
             code: &co_code,
             linetable: &linetable,
             exceptiontable: &exc,
-            first_line: code.getattr(intern!(py, "co_firstlineno"))?.extract()?,
+            first_line: attrs.get(intern!(py, "co_firstlineno"))?.extract()?,
         },
         name,
         qualname: qualname.clone(),
         filename: filename.clone(),
-        flags: code.getattr(intern!(py, "co_flags"))?.extract()?,
-        argcount: code.getattr(intern!(py, "co_argcount"))?.extract()?,
-        posonlyargcount: code.getattr(intern!(py, "co_posonlyargcount"))?.extract()?,
-        kwonlyargcount: code.getattr(intern!(py, "co_kwonlyargcount"))?.extract()?,
+        flags: attrs.get(intern!(py, "co_flags"))?.extract()?,
+        argcount: attrs.get(intern!(py, "co_argcount"))?.extract()?,
+        posonlyargcount: attrs.get(intern!(py, "co_posonlyargcount"))?.extract()?,
+        kwonlyargcount: attrs.get(intern!(py, "co_kwonlyargcount"))?.extract()?,
         consts,
-        names: strings(code, intern!(py, "co_names"))?,
-        varnames: strings(code, intern!(py, "co_varnames"))?,
-        cellvars: strings(code, intern!(py, "co_cellvars"))?,
-        freevars: strings(code, intern!(py, "co_freevars"))?,
+        names: strings(&attrs, intern!(py, "co_names"))?,
+        varnames: strings(&attrs, intern!(py, "co_varnames"))?,
+        cellvars: strings(&attrs, intern!(py, "co_cellvars"))?,
+        freevars: strings(&attrs, intern!(py, "co_freevars"))?,
     };
     CodeInput::new(version, parts).map_err(|e| bytecode_error(&e, Some(&qualname), Some(&filename)))
 }

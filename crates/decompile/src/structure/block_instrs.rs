@@ -10,18 +10,20 @@ use framejit_bytecode::Instr;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Instrs<'a> {
-    all: Rc<[&'a Instr]>,
+    all: Rc<Vec<&'a Instr>>,
     start: usize,
     end: usize,
 }
 
 impl<'a> Instrs<'a> {
-    /// Each block's part of one shared list: `lists` gives the blocks' instructions in order.
-    pub(crate) fn split<I>(lists: impl Iterator<Item = I>) -> Vec<Instrs<'a>>
+    /// Each block's part of one shared list: `lists` gives the blocks' instructions in order;
+    /// `room`, how many there may be in all (the list is made once at that size and shared as it
+    /// is, not grown block by block and copied again into a slice).
+    pub(crate) fn split<I>(room: usize, lists: impl Iterator<Item = I>) -> Vec<Instrs<'a>>
     where
         I: Iterator<Item = &'a Instr>,
     {
-        let mut flat: Vec<&'a Instr> = Vec::new();
+        let mut flat: Vec<&'a Instr> = Vec::with_capacity(room);
         let mut bounds = Vec::with_capacity(lists.size_hint().0);
         for list in lists {
             let start = flat.len();
@@ -30,7 +32,7 @@ impl<'a> Instrs<'a> {
             flat.extend(list);
             bounds.push((start, flat.len()));
         }
-        let all: Rc<[&'a Instr]> = flat.into();
+        let all = Rc::new(flat);
         bounds
             .into_iter()
             .map(|(start, end)| Instrs {

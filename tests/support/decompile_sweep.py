@@ -124,10 +124,21 @@ def normalized(code: types.CodeType) -> list:
 # The last item of a normalized list on 3.11+: which handler each instruction is covered by.
 HANDLERS = "EXCEPTION_TABLE"
 # Instructions no exception leaves: which handler covers them changes nothing (a `break`'s jump
-# covered or not as an `else:` part or the code after the statement holds the code it jumps to).
-# JUMP_BACKWARD is not among them: it checks for signals (KeyboardInterrupt) on the way round.
-CANNOT_RAISE = frozenset({"JUMP_FORWARD", "JUMP_NO_INTERRUPT", "JUMP_BACKWARD_NO_INTERRUPT",
-                          "LOAD_CONST", "LOAD_SMALL_INT", "RETURN_CONST"})
+# covered or not as an `else:` part or the code after the statement holds the code it jumps to;
+# 3.14 leaves a test's jump and NOT_TAKEN out of a range where it ends). JUMP_BACKWARD is among
+# them too: it raises only what a signal handler raises, which lands wherever the interpreter
+# checks (calls, jumps back), at no point a program can count on; a `continue` written at the end
+# of a try body or after it differs only there. Calls, attribute and item access are not.
+CANNOT_RAISE = frozenset({
+    "NOP", "NOT_TAKEN", "JUMP_FORWARD", "JUMP_NO_INTERRUPT", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_BACKWARD",
+    "LOAD_CONST", "LOAD_SMALL_INT", "RETURN_CONST", "RETURN_VALUE", "POP_TOP", "COPY", "SWAP",
+    "PUSH_NULL", "STORE_FAST", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
+    "POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_NONE",
+    "POP_JUMP_BACKWARD_IF_NOT_NONE"})
+# 3.12+ load a local with LOAD_FAST only where it is bound on every path (else LOAD_FAST_CHECK);
+# 3.13+ test only exact bools in POP_JUMP_IF_TRUE / FALSE (TO_BOOL converts, and can raise, first)
+CANNOT_RAISE_312 = frozenset({"LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR"})
+CANNOT_RAISE_313 = frozenset({"POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"})
 
 
 def handlers(code: types.CodeType, instrs: list, index: dict):
@@ -139,13 +150,18 @@ def handlers(code: types.CodeType, instrs: list, index: dict):
     if parse is None or not getattr(code, "co_exceptiontable", b""):
         return None
     entries = parse(code)
+    quiet = CANNOT_RAISE
+    if sys.version_info >= (3, 12):
+        quiet = quiet | CANNOT_RAISE_312
+    if sys.version_info >= (3, 13):
+        quiet = quiet | CANNOT_RAISE_313
     cover = []
     offset = -1
     for i in instrs:
         # (the second part of a superinstruction has no offset: it shares the first's)
         if i.offset >= 0:
             offset = i.offset
-        if i.opname in CANNOT_RAISE:
+        if i.opname in quiet:
             cover.append(None)
             continue
         e = next((e for e in entries if e.start <= offset < e.end), None)

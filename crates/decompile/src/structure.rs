@@ -45,6 +45,7 @@ mod nop_header;
 mod shared_tail;
 mod try_else;
 mod try_loop_exits;
+mod try_raise_exit;
 mod twice_shapes;
 mod while_break;
 mod while_fold;
@@ -3347,6 +3348,11 @@ impl<'a> Structurer<'a> {
             .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))
             .collect();
         if let Some(&level) = outer.first() {
+            // (3.11+: not a `raise` or `return` inside a try body in the loop, which no code
+            // after the loop can be: `try_raise_exit.rs`)
+            if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
+                exits = self.drop_inner_raises(&exits, level, &lp.body);
+            }
             let same = self.exits_at_level(&exits, level);
             if !same.is_empty() {
                 exits = same;

@@ -3203,7 +3203,7 @@ impl<'a> Structurer<'a> {
             // (the compiler copied the RERAISE into the ends of a final if's arms)
             except_exit::strip_copied_end(&mut fin, &reraise);
             // (and into an arm the code after the `if` is the way past: `finally_tail.rs`)
-            if self.code.version >= framejit_bytecode::PyVersion::V3_12 {
+            if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
                 finally_tail::join_reraise_arms(&mut fin, &reraise);
             }
             if let Some(t) = except_exit::split_pop_except(&mut fin) {

@@ -44,6 +44,7 @@ mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
+mod try_end_arm;
 mod try_loop_exits;
 mod try_raise_exit;
 mod twice_shapes;
@@ -2015,6 +2016,11 @@ impl<'a> Structurer<'a> {
         } else {
             (merge, fall_first)
         };
+        // (3.11+: an `if` at a try body's top level jumping to the body's end ends there)
+        let (merge, fall_first) = match self.try_end_arm(b, fall, taken, merge, lp) {
+            Some(x) => (Some(x), true),
+            None => (merge, fall_first),
+        };
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(b, merge);
         let open = self.try_body.last().copied();
@@ -3355,7 +3361,7 @@ impl<'a> Structurer<'a> {
             // (3.11+: not a `raise` or `return` inside a try body in the loop, which no code
             // after the loop can be: `try_raise_exit.rs`)
             if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
-                exits = self.drop_inner_raises(&exits, level, &lp.body);
+                exits = self.drop_inner_raises(header, &exits, level, &lp.body);
             }
             let same = self.exits_at_level(&exits, level);
             if !same.is_empty() {

@@ -21,6 +21,7 @@ impl Structurer<'_> {
     /// then have an exit, and no other reading says where it is).
     pub(super) fn drop_inner_raises(
         &self,
+        header: usize,
         exits: &[usize],
         level: Option<usize>,
         body: &[usize],
@@ -28,7 +29,7 @@ impl Structurer<'_> {
         let kept: Vec<usize> = exits
             .iter()
             .copied()
-            .filter(|&x| !self.raise_in_inner_try(x, level, body))
+            .filter(|&x| !self.raise_in_inner_try(header, x, level, body))
             .collect();
         if kept.is_empty() && !exits.is_empty() && self.returns_outside(body) {
             return exits.to_vec();
@@ -57,7 +58,7 @@ impl Structurer<'_> {
         false
     }
 
-    /// Is exit `x` of the loop whose blocks are `body` (entered at try nesting `level`, the handler
+    /// Is exit `x` of the loop headed by `header` whose blocks are `body` (entered at try nesting `level`, the handler
     /// of its way in) a block that only leaves (raises or returns, past blocks that only fall on)
     /// inside a try statement of the loop's body: covered by a handler the way into the loop is not
     /// under, and reached from a block of the body under that same handler? (The code after the
@@ -65,6 +66,7 @@ impl Structurer<'_> {
     /// it in the body is not under that statement's handler.)
     pub(super) fn raise_in_inner_try(
         &self,
+        header: usize,
         x: usize,
         level: Option<usize>,
         body: &[usize],
@@ -86,7 +88,9 @@ impl Structurer<'_> {
         let Some(h) = self.cfg.blocks[y].handler.map(|h| h.0) else {
             return false;
         };
-        if Some(h) == level || body.contains(&h) {
+        // (nor the header's: a try statement around the loop whose `try:` line marker, before
+        // its range, is the way in)
+        if Some(h) == level || body.contains(&h) || self.covered_by(header, h) {
             return false;
         }
         let mut froms: Vec<usize> = self.cfg.blocks[x].preds.clone();

@@ -19,6 +19,8 @@ ALL = {
     "finally_if_else_at_end",
     "finally_if_elif_else_at_end",
     "finally_nested_if_else_at_end",
+    "finally_in_if_arm_raise",
+    "except_in_if_arm_raise",
     "clause_break_finally_rebinds",
     "return_in_finally_try_in_while_true",
 }

@@ -132,6 +132,59 @@ def run(xs):
             out.append(type(e).__name__)
     return out
 ''',
+    # wsgiref.handlers.BaseHandler.start_response: `try: if c: raise ... finally:` in the first arm
+    # of an if/elif, the normal path's copy jumping past the whole if (its arm took that copy in)
+    "finally_in_if_arm_raise": '''
+def respond(log, x, y):
+    if x:
+        try:
+            if x > 2:
+                raise ValueError(x)
+        finally:
+            x = None
+    elif y is not None:
+        raise KeyError(y)
+    log.append((x, y))
+    return log
+
+def run(xs):
+    out = []
+    for x in xs + [0]:
+        for y in (None, x):
+            try:
+                respond(out, x, y)
+            except Exception as e:
+                out.append(type(e).__name__)
+    return out
+''',
+    # the same with an except clause too, the code after the if reached from both other arms
+    "except_in_if_arm_raise": '''
+def respond(log, x, y):
+    if x:
+        try:
+            if x > 2:
+                raise ValueError(x)
+        except KeyError:
+            log.append('key')
+        finally:
+            log.append('f')
+    elif y:
+        log.append('y')
+    else:
+        return 'none'
+    log.append(x)
+    return log
+
+def run(xs):
+    out = []
+    for x in xs + [0]:
+        for y in (0, x):
+            try:
+                out.append(respond([], x, y))
+            except Exception as e:
+                out.append(type(e).__name__)
+    return out
+''',
     # an except clause's `break` through a finally body that rebinds what the code after the loop
     # returns (3.12+ copy that `return log` after the break's copy of the finally body): read as
     # `return log` in the clause it would return the list from before the finally body ran

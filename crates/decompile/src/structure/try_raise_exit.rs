@@ -12,6 +12,7 @@
 //! whose handler would then not cover the `raise`.
 
 use super::Structurer;
+use crate::flow::EdgeKind;
 
 impl Structurer<'_> {
     /// `exits` of the loop whose blocks are `body` without those [`Self::raise_in_inner_try`]
@@ -31,14 +32,27 @@ impl Structurer<'_> {
             .copied()
             .filter(|&x| !self.raise_in_inner_try(header, x, level, body))
             .collect();
-        if kept.is_empty() && !exits.is_empty() && self.returns_outside(body) {
+        if kept.is_empty() && !exits.is_empty() && self.returns_outside(header, body) {
             return exits.to_vec();
         }
         kept
     }
 
-    /// Does some block outside `body` that control reaches from it (by any edge) return?
-    fn returns_outside(&self, body: &[usize]) -> bool {
+    /// Is `h` the handler of a try statement around the loop headed by `header` (blocks `body`):
+    /// covering the header or the way into the loop? (3.12+ may leave a nested `try:` line
+    /// marker, the header, out of the outer range.)
+    fn around_loop(&self, header: usize, body: &[usize], h: usize) -> bool {
+        self.covered_by(header, h)
+            || self.cfg.blocks[header]
+                .preds
+                .iter()
+                .any(|&p| !body.contains(&p) && self.covered_by(p, h))
+    }
+
+    /// Does some block outside `body` that control reaches from it (by any edge, but not into the
+    /// handler of a try statement around the loop headed by `header`, whose clauses are no part of
+    /// the loop statement) return?
+    fn returns_outside(&self, header: usize, body: &[usize]) -> bool {
         let n = self.cfg.blocks.len();
         let mut seen = vec![false; n];
         let mut todo: Vec<usize> = body.to_vec();
@@ -53,7 +67,15 @@ impl Structurer<'_> {
             if returns && !body.contains(&x) {
                 return true;
             }
-            todo.extend(self.cfg.blocks[x].succs.iter().map(|e| e.to));
+            todo.extend(
+                self.cfg.blocks[x]
+                    .succs
+                    .iter()
+                    .filter(|e| {
+                        e.kind != EdgeKind::Exception || !self.around_loop(header, body, e.to)
+                    })
+                    .map(|e| e.to),
+            );
         }
         false
     }
@@ -90,7 +112,7 @@ impl Structurer<'_> {
         };
         // (nor the header's: a try statement around the loop whose `try:` line marker, before
         // its range, is the way in)
-        if Some(h) == level || body.contains(&h) || self.covered_by(header, h) {
+        if Some(h) == level || body.contains(&h) || self.around_loop(header, body, h) {
             return false;
         }
         let mut froms: Vec<usize> = self.cfg.blocks[x].preds.clone();

@@ -46,9 +46,8 @@ impl Structurer<'_> {
             self.covered_by(x, h)
                 || (markers(x) && self.only_fall(x).is_some_and(|n| self.covered_by(n, h)))
         };
-        let past = !self.covered_by(taken, h)
-            && !(markers(taken) && self.marker_inside_body(taken, h))
-            && !self.is_body_exit(taken, lp);
+        let line_marker = markers(taken) && self.marker_inside_body(taken, h);
+        let past = !(self.covered_by(taken, h) || line_marker || self.is_body_exit(taken, lp));
         (past && inside(fall)).then_some(taken)
     }
 }

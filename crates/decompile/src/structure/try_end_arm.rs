@@ -48,6 +48,18 @@ impl Structurer<'_> {
         };
         let line_marker = markers(taken) && self.marker_inside_body(taken, h);
         let past = !(self.covered_by(taken, h) || line_marker || self.is_body_exit(taken, lp));
+        // (a line marker falling into the meeting place found: the arms meet there already, the
+        // code after the `if` ending the body; the clauses of a try in the arm may go there too)
+        let mut x = taken;
+        for _ in 0..3 {
+            match self.only_fall(x) {
+                Some(n) if markers(x) => x = n,
+                _ => break,
+            }
+        }
+        if merge == Some(x) {
+            return None;
+        }
         (past && inside(fall)).then_some(taken)
     }
 }

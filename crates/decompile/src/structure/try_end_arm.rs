@@ -60,6 +60,17 @@ impl Structurer<'_> {
         if merge == Some(x) {
             return None;
         }
+        // (nor the end of an except clause the try statement is in, its POP_EXCEPT: the clause's
+        // way on, a `continue` of an enclosing loop where it jumps back to the header, which
+        // the try's own statements do not take)
+        if self
+            .instrs(x)
+            .iter()
+            .find(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
+            .is_some_and(|i| i.op.name == "POP_EXCEPT")
+        {
+            return None;
+        }
         (past && inside(fall)).then_some(taken)
     }
 }

@@ -44,7 +44,9 @@ mod loop_shapes;
 mod nop_header;
 mod shared_tail;
 mod try_else;
+mod try_end_arm;
 mod try_loop_exits;
+mod try_raise_exit;
 mod twice_shapes;
 mod while_break;
 mod while_fold;
@@ -2018,6 +2020,11 @@ impl<'a> Structurer<'a> {
         } else {
             (merge, fall_first)
         };
+        // (3.11+: an `if` at a try body's top level jumping to the body's end ends there)
+        let (merge, fall_first) = match self.try_end_arm(b, fall, taken, merge, lp) {
+            Some(x) => (Some(x), true),
+            None => (merge, fall_first),
+        };
         // (≤3.10: the merge and the arms as the block stack allows)
         let merge = self.legacy_merge(b, merge);
         let open = self.try_body.last().copied();
@@ -3205,6 +3212,10 @@ impl<'a> Structurer<'a> {
             };
             // (the compiler copied the RERAISE into the ends of a final if's arms)
             except_exit::strip_copied_end(&mut fin, &reraise);
+            // (and into an arm the code after the `if` is the way past: `finally_tail.rs`)
+            if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
+                finally_tail::join_reraise_arms(&mut fin, &reraise);
+            }
             if let Some(t) = except_exit::split_pop_except(&mut fin) {
                 except_exit::put_back(&mut fin, t);
             }
@@ -3351,6 +3362,11 @@ impl<'a> Structurer<'a> {
             .map(|&p| self.cfg.blocks[p].handler.map(|h| h.0))
             .collect();
         if let Some(&level) = outer.first() {
+            // (3.11+: not a `raise` or `return` inside a try body in the loop, which no code
+            // after the loop can be: `try_raise_exit.rs`)
+            if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
+                exits = self.drop_inner_raises(header, &exits, level, &lp.body);
+            }
             let mut same = self.exits_at_level(&exits, level);
             // (3.12+: a `break`'s jump out of a loop that ends a try body goes to the code after
             // the try statement, which no handler of the body covers: a jump, not handler code)

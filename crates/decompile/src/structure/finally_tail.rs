@@ -72,3 +72,33 @@ impl super::Structurer<'_> {
             && self.entry_depth[x].is_some()
     }
 }
+
+/// A finally handler's body `fin` (its final re-raise taken off, `reraise` the marker of it):
+/// where an `if` without `else:` before the body's end has its arm end with the re-raise, the
+/// compiler copied the RERAISE that ends the handler into that arm (3.12+ copy it into a jump
+/// to it), and what follows the `if` is the way past the arm: `if c: A; <reraise>` then `B` is
+/// `if c: A  else: B`, the same instructions. Rewritten so, from the last such `if` back (an
+/// `elif` chain), and inside the arms (nested ones), so that the normal path's copy, which ends
+/// each arm with the code after the statement instead, reads as the same statement.
+pub(super) fn join_reraise_arms(fin: &mut Vec<Stmt>, reraise: &[Stmt]) {
+    if reraise.is_empty() {
+        return;
+    }
+    while let Some(i) = fin.iter().rposition(|s| {
+        matches!(s, Stmt::If { body, orelse, .. } if orelse.is_empty() && body.ends_with(reraise))
+    }) {
+        if i + 1 == fin.len() {
+            break;
+        }
+        let after: Vec<Stmt> = fin.drain(i + 1..).collect();
+        if let Some(Stmt::If { body, orelse, .. }) = fin.get_mut(i) {
+            body.truncate(body.len() - reraise.len());
+            join_reraise_arms(body, reraise);
+            if body.is_empty() {
+                body.push(Stmt::Pass);
+            }
+            *orelse = after;
+            join_reraise_arms(orelse, reraise);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! 3.10 try/except statements whose body and clauses meet at the code after the statement, where
+//! that code runs to the end of the code object (branch twice310).
+
+use super::{LoopCtx, Structurer, Val};
+use crate::ast::Expr;
+use crate::flow::EdgeKind;
+
+impl Structurer<'_> {
+    /// 3.10 try/except, handler `h`, whose body's normal path goes on from `e` (a jump block, or
+    /// the first block of its `else:`) where no other rule found the statement's end. Every except
+    /// clause that goes on (after its POP_EXCEPT) goes to one block `x`, and the normal path from
+    /// `e` reaches `x`: both ways on meet there, so the statement ends at `x` (what lies between
+    /// `e` and `x` is its `else:` part). Taken only where no enclosing structure could end the
+    /// statement earlier or take `x` for its own way out: no loop, no enclosing stop, and `x`
+    /// outside every protected range (no enclosing try / with body / `except ... as` clause).
+    /// Before, the statement had no end and the code from `x` came out in a clause and again
+    /// after the body ("a block would come out twice").
+    pub(super) fn legacy_clause_join(
+        &self,
+        h: usize,
+        e: usize,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        if lp.is_some() || self.stops.last().copied().flatten().is_some() {
+            return None;
+        }
+        let [x] = self.clause_exits(h, lp)[..] else {
+            return None;
+        };
+        let top = self.cfg.blocks[x].handler.is_none();
+        (top && x != e && self.reach_within(e, &[Some(x)])[x]).then_some(x)
+    }
+}
+
+impl Structurer<'_> {
+    /// ≤3.10: test block `c`, a part of a condition (`a or b <= x < c`), whose run ended in a
+    /// branch on `test` with the comparison's middle operand kept under it (`left`): the chained
+    /// comparison it starts, as [`Structurer::chain_cond`] reads it when it opens an `if`, then
+    /// grown by the test blocks after it. Its test, targets when true and false, and the blocks
+    /// it spans (`c` first, its cleanup among them). Marks nothing, as a test block's probe must
+    /// not (the condition's caller marks the blocks it takes).
+    /// Before, a part that was a chained comparison ended the condition: where 3.10 had copied
+    /// the small exit block after the `if` into the comparison's cleanup, the condition's other
+    /// parts went to the `if`'s body by themselves and it came out twice.
+    pub(super) fn legacy_chain_part(
+        &mut self,
+        c: usize,
+        test: Expr,
+        left: Vec<Val>,
+        base: &[Val],
+        lp: Option<&LoopCtx>,
+    ) -> Option<(Expr, usize, usize, Vec<usize>)> {
+        if self.code.version >= framejit_bytecode::PyVersion::V3_11
+            || left.len() != base.len() + 1
+            || !matches!(left.last(), Some(Val::Chain(_)))
+            || self.instrs(c).last().map(|i| i.op.name) != Some("POP_JUMP_IF_FALSE")
+        {
+            return None;
+        }
+        let saved = (self.visits.clone(), self.emitted.clone(), self.work);
+        let cond = self.chain_cond(c, test, left, base);
+        (self.visits, self.emitted, self.work) = saved;
+        let cond = cond.ok()?;
+        if cond.jump_if || cond.members.first() != Some(&c) {
+            return None;
+        }
+        // (the comparison's true way on jumps over its cleanup: that jump block is a part of it,
+        // and where it goes is where the condition goes when true)
+        let mut members = cond.members;
+        let mut fall = cond.fall;
+        let lone_jump = self
+            .lone_instr(fall)
+            .is_some_and(|i| i.op.name == "JUMP_FORWARD");
+        if lone_jump
+            && self.cfg.blocks[fall]
+                .preds
+                .iter()
+                .all(|p| members.contains(p))
+        {
+            members.push(fall);
+            fall = self.succ(fall, EdgeKind::Jump)?;
+        }
+        Some(self.fold_condition(members, base, cond.test, fall, cond.taken, lp))
+    }
+}
+
+impl Structurer<'_> {
+    /// ≤3.10: block `c` only jumps forward (JUMP_FORWARD) and is reached only from `members`, the
+    /// blocks of a condition that holds a chained comparison: the jump of its last comparison's
+    /// failing (or holding) way over the comparison's cleanup, which falls into the same place.
+    /// The block it jumps to, a part of the condition (`a < b < c or d`) where a test is there.
+    pub(super) fn legacy_jump_into(&self, c: usize, members: &[usize]) -> Option<usize> {
+        if self.code.version >= framejit_bytecode::PyVersion::V3_11
+            || self.emitted[c]
+            || members.contains(&c)
+            || self
+                .lone_instr(c)
+                .is_none_or(|i| i.op.name != "JUMP_FORWARD")
+            || !self.cfg.blocks[c].preds.iter().all(|p| members.contains(p))
+        {
+            return None;
+        }
+        // (a chained comparison's cleanup among the members: POP_TOP first, falling into `d`)
+        let d = self.succ(c, EdgeKind::Jump)?;
+        let cleanup_into = members.iter().any(|&m| {
+            self.instrs(m)
+                .first()
+                .is_some_and(|i| i.op.name == "POP_TOP")
+                && self.succ(m, EdgeKind::Fall) == Some(d)
+        });
+        cleanup_into.then_some(d)
+    }
+}

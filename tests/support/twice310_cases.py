@@ -90,6 +90,30 @@ def f_clause_pass_else_if_return_value(x, log):
             return v
     return len(log)
 
+def f_if_clause_pass_else_returns(x, log):
+    if x != 5:
+        log.append("in")
+        try:
+            v = risky(x, log)
+        except KeyError:
+            pass
+        else:
+            log.append(("else", v))
+            return v
+    return len(log)
+
+def f_clause_pass_else_leaves_then_code(x, log):
+    try:
+        v = risky(x, log)
+    except KeyError:
+        log.append("caught")
+    else:
+        if v:
+            raise Skip(v)
+        return "else"
+    log.append("after")
+    return log.copy()
+
 def f_or_chain(x, log):
     n = len(log)
     if x == 9 or 2 <= x < 5:
@@ -116,6 +140,23 @@ def f_and_chain(x, log):
         n *= 2
     return n
 
+def f_chain_and_chain_pass_else(x, log):
+    if x - 1 < x < 8 != x and 0 < x <= 6:
+        pass
+    else:
+        log.append("outside")
+    if x > 1 and -1 < x < 5:
+        pass
+    else:
+        log.append("not 2-4")
+
+def f_chain_and_name_pass_else_then_call(x, log):
+    if 1 < x < 7 and x % 3:
+        pass
+    else:
+        log.append("else")
+    risky(x + 10, log)
+
 def f_or_chain_chain(x, log):
     n = x
     if 0 <= x < 2 or 6 < x <= 8:
@@ -132,9 +173,13 @@ READ = [
     "f_clause_returns_or_assigns",
     "f_clause_pass_else_if_return",
     "f_clause_pass_else_if_return_value",
+    "f_if_clause_pass_else_returns",
+    "f_clause_pass_else_leaves_then_code",
     "f_or_chain",
     "f_nested_or_chain",
     "f_and_chain",
+    "f_chain_and_chain_pass_else",
+    "f_chain_and_name_pass_else_then_call",
 ]
 
 if __name__ == "__main__":

@@ -8,11 +8,12 @@ use crate::flow::EdgeKind;
 impl Structurer<'_> {
     /// 3.10 try/except, handler `h`, whose body's normal path goes on from `e` (a jump block, or
     /// the first block of its `else:`) where no other rule found the statement's end. Every except
-    /// clause that goes on (after its POP_EXCEPT) goes to one block `x`, and the normal path from
-    /// `e` reaches `x`: both ways on meet there, so the statement ends at `x` (what lies between
-    /// `e` and `x` is its `else:` part). Taken only where no enclosing structure could end the
-    /// statement earlier or take `x` for its own way out: no loop, no enclosing stop, and `x`
-    /// outside every protected range (no enclosing try / with body / `except ... as` clause).
+    /// clause that goes on (after its POP_EXCEPT) goes to one block `x`: what follows a clause's
+    /// POP_EXCEPT is the code after the statement (code of the clause comes before it), so the
+    /// statement ends at `x`, and the normal path from `e` up to `x` (or to where it leaves) is
+    /// its `else:` part. Taken only where no enclosing structure could end the
+    /// statement earlier or take `x` for its own way out: no loop, no enclosing stop but `x`
+    /// itself, and `x` outside every protected range (no enclosing try / with body / `except ... as` clause).
     /// Before, the statement had no end and the code from `x` came out in a clause and again
     /// after the body ("a block would come out twice").
     pub(super) fn legacy_clause_join(
@@ -21,14 +22,19 @@ impl Structurer<'_> {
         e: usize,
         lp: Option<&LoopCtx>,
     ) -> Option<usize> {
-        if lp.is_some() || self.stops.last().copied().flatten().is_some() {
+        if lp.is_some() {
             return None;
         }
         let [x] = self.clause_exits(h, lp)[..] else {
             return None;
         };
+        // (an enclosing stop only where the clauses go to it: an `if` around the statement whose
+        // merge is where they go on, the `else:` part leaving)
+        if self.stops.last().copied().flatten().is_some_and(|s| s != x) {
+            return None;
+        }
         let top = self.cfg.blocks[x].handler.is_none();
-        (top && x != e && self.reach_within(e, &[Some(x)])[x]).then_some(x)
+        (top && x != e).then_some(x)
     }
 }
 
@@ -87,7 +93,7 @@ impl Structurer<'_> {
 impl Structurer<'_> {
     /// ≤3.10: block `c` only jumps forward (JUMP_FORWARD) and is reached only from `members`, the
     /// blocks of a condition that holds a chained comparison: the jump of its last comparison's
-    /// failing (or holding) way over the comparison's cleanup, which falls into the same place.
+    /// holding (`and`) or failing (`or`) way over the comparison's cleanup.
     /// The block it jumps to, a part of the condition (`a < b < c or d`) where a test is there.
     pub(super) fn legacy_jump_into(&self, c: usize, members: &[usize]) -> Option<usize> {
         if self.code.version >= framejit_bytecode::PyVersion::V3_11
@@ -100,14 +106,15 @@ impl Structurer<'_> {
         {
             return None;
         }
-        // (a chained comparison's cleanup among the members: POP_TOP first, falling into `d`)
+        // (it jumps over a chained comparison's cleanup, a member laid out right after it that
+        // starts with POP_TOP, to the block right after that)
         let d = self.succ(c, EdgeKind::Jump)?;
-        let cleanup_into = members.iter().any(|&m| {
-            self.instrs(m)
+        let over = c + 2 == d
+            && members.contains(&(c + 1))
+            && self
+                .instrs(c + 1)
                 .first()
-                .is_some_and(|i| i.op.name == "POP_TOP")
-                && self.succ(m, EdgeKind::Fall) == Some(d)
-        });
-        cleanup_into.then_some(d)
+                .is_some_and(|i| i.op.name == "POP_TOP");
+        over.then_some(d)
     }
 }

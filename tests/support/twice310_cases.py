@@ -114,6 +114,21 @@ def f_clause_pass_else_leaves_then_code(x, log):
     log.append("after")
     return log.copy()
 
+def f_nested_try_as_clause(x, log):
+    try:
+        try:
+            risky(x, log)
+        except KeyError as exc:
+            if exc.args[0] == 2:
+                pass
+            else:
+                raise
+    except Exception as err:
+        if x > 6:
+            log.append(("outer", type(err).__name__))
+        else:
+            log.append("outer else")
+
 def f_or_chain(x, log):
     n = len(log)
     if x == 9 or 2 <= x < 5:
@@ -175,6 +190,7 @@ READ = [
     "f_clause_pass_else_if_return_value",
     "f_if_clause_pass_else_returns",
     "f_clause_pass_else_leaves_then_code",
+    "f_nested_try_as_clause",
     "f_or_chain",
     "f_nested_or_chain",
     "f_and_chain",

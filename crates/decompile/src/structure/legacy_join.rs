@@ -10,8 +10,11 @@ impl Structurer<'_> {
     /// the first block of its `else:`) where no other rule found the statement's end. Every except
     /// clause that goes on (after its POP_EXCEPT) goes to one block `x`: what follows a clause's
     /// POP_EXCEPT is the code after the statement (code of the clause comes before it), so the
-    /// statement ends at `x`, and the normal path from `e` up to `x` (or to where it leaves) is
-    /// its `else:` part. Taken only where no enclosing structure could end the
+    /// statement ends at `x`, and the normal path from `e` up to `x` is its `else:` part. The
+    /// normal path must reach `x`, unless `x` is where the enclosing region stops (an `if`
+    /// around the statement whose merge is where the clauses go on, the `else:` part leaving):
+    /// without a stop, an `else:` part that leaves may hold the rest of an enclosing try body
+    /// (site `execsitecustomize`: `try: try: import ... except ImportError as exc: ...`). Taken only where no enclosing structure could end the
     /// statement earlier or take `x` for its own way out: no loop, no enclosing stop but `x`
     /// itself, and `x` outside every protected range (no enclosing try / with body / `except ... as` clause).
     /// Before, the statement had no end and the code from `x` came out in a clause and again
@@ -34,7 +37,9 @@ impl Structurer<'_> {
             return None;
         }
         let top = self.cfg.blocks[x].handler.is_none();
-        (top && x != e).then_some(x)
+        let stop = self.stops.last().copied().flatten();
+        let joins = stop == Some(x) || self.reach_within(e, &[Some(x)])[x];
+        (top && x != e && joins).then_some(x)
     }
 }
 

@@ -37,12 +37,18 @@ def _rows(minor: int) -> dict:
     return {r["name"]: r for r in report["rows"]}
 
 
-def _check(rows: dict, legacy: bool) -> None:
+# (3.8 / 3.9 read `if c: pass  else: raise` as `if not c: raise`, the same behaviour, other
+# instructions, as main did: the case guards the 3.10 clause-join rule)
+SAME_ON_310_ONLY = {"f_nested_try_as_clause"}
+
+
+def _check(rows: dict, legacy: bool, minor: int = 10) -> None:
     assert len(rows) >= len(READ)
     for name, r in rows.items():
         if name in READ and legacy:
             assert "error" not in r, (name, r["error"])
-            assert r["same_instructions"], (name, r["source"])
+            if minor == 10 or name not in SAME_ON_310_ONLY:
+                assert r["same_instructions"], (name, r["source"])
         if "error" not in r:
             assert r["mismatches"] == [], (name, r["source"], r["mismatches"])
     # (the inputs reach the clauses: risky() raises for some of them)
@@ -50,13 +56,13 @@ def _check(rows: dict, legacy: bool) -> None:
 
 
 def test_py38(tmp_path) -> None:
-    _check(_rows_38(tmp_path), True)
+    _check(_rows_38(tmp_path), True, 8)
 
 
 @pytest.mark.parametrize("minor", [9, 10])
 def test_legacy(minor: int) -> None:
     rows = _rows(minor)
-    _check(rows, True)
+    _check(rows, True, minor)
     # the code after the statement comes out once, after it (not in a clause and again after)
     src = rows["f_clause_reraise_then_raise"]["source"]
     assert src.count("raise Skip(") == 1, src

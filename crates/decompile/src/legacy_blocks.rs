@@ -617,6 +617,10 @@ impl Structurer<'_> {
                         // statement ends there)
                         end = Some(r);
                     }
+                    if end.is_none() {
+                        // (or the body's way on, its `else:`, runs into where the clauses go)
+                        end = self.legacy_clause_join(h, e, lp);
+                    }
                 } else if !from_clause {
                     // (unless the clauses go on to other code: then the `return` is the `else:`)
                     end = self.legacy_else_return(h, e, lp).unwrap_or(end);

@@ -34,6 +34,7 @@ mod inline_comp;
 mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
+mod legacy_join;
 mod legacy_layout;
 mod legacy_loop_exits;
 mod legacy_try_end;
@@ -2564,6 +2565,12 @@ impl<'a> Structurer<'a> {
             let (e, t, f, spans) = self.test_block(d, &with_c, base, lp)?;
             return Some((e, t, f, [c].into_iter().chain(spans).collect()));
         }
+        // (≤3.10: a jump over a chained comparison's cleanup, into the next part)
+        if let Some(d) = self.legacy_jump_into(c, members) {
+            let with_c: Vec<usize> = members.iter().copied().chain([c]).collect();
+            let (e, t, f, spans) = self.test_block(d, &with_c, base, lp)?;
+            return Some((e, t, f, [c].into_iter().chain(spans).collect()));
+        }
         if self.emitted[c]
             || members.contains(&c)
             || self.loop_at(c).is_some()
@@ -2647,6 +2654,10 @@ impl<'a> Structurer<'a> {
                 };
                 // the test blocks after `c` may form a condition of their own: `a and (b or c)`
                 Some(self.fold_condition(vec![c], base, test, t, f, lp))
+            }
+            // (≤3.10: a chained comparison as a part: `a or b < x < c`)
+            Ok((stmts, Exit::Branch { test, .. }, left)) if stmts.is_empty() => {
+                self.legacy_chain_part(c, test, left, base, lp)
             }
             _ => None,
         }

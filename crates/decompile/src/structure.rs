@@ -1078,8 +1078,23 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("an exception handler this decompiler does not structure yet"));
             }
         }
+        // (FRAMEJIT_DEBUG_TWICE=N also shows where block N is placed the first time)
+        if twice_shapes::debug_twice().is_some_and(|d| d == b.to_string()) && !self.emitted[b] {
+            eprintln!(
+                "block {b} placed:\n{}",
+                std::backtrace::Backtrace::force_capture()
+            );
+        }
         if std::mem::replace(&mut self.emitted[b], true) {
             let err = self.err("control flow this decompiler does not structure yet (a block would come out twice)");
+            // (FRAMEJIT_DEBUG_TWICE=1 shows the structurer's call chain that reached it again, for
+            // whoever works on the decompiler)
+            if twice_shapes::debug_twice().is_some() {
+                eprintln!(
+                    "block {b} again:\n{}",
+                    std::backtrace::Backtrace::force_capture()
+                );
+            }
             // (where, and the block's first instruction, as other errors name theirs)
             let first = self.cfg.blocks[b].instrs.first().copied();
             let err = match self.instrs(b).first() {
@@ -1958,7 +1973,14 @@ impl<'a> Structurer<'a> {
                 // loop: the arm leaves the loop first, by its `break`; a stop of a region inside
                 // the loop's body, a `raise` the natural loop leaves out, still ends an arm)
                 None if self.stop_reached(b, fall, taken).is_some_and(|m| {
-                    !(self.legacy.is_some() && beyond(m) && self.stop_around_loop())
+                    // (3.11+: nor where the arms get there only through the loop's header or
+                    // exit, `stop_only_past_loop`)
+                    !(beyond(m)
+                        && self.stop_around_loop()
+                        && (self.legacy.is_some()
+                            || lp.is_some_and(|ctx| {
+                                self.stop_only_past_loop(b, fall, taken, m, ctx)
+                            })))
                 }) =>
                 {
                     (self.stop_reached(b, fall, taken), true)

@@ -93,3 +93,41 @@ impl Structurer<'_> {
             .any(|x| from_t.contains(&x))
     }
 }
+
+impl Structurer<'_> {
+    /// 3.11+: is the stop `s` of a region around the loop `ctx` (the branch at block `b` is in
+    /// its body, `s` beyond it) reached by the arms `fall` / `taken` only through the loop's
+    /// header or its exit? Then neither arm goes on there: an arm that goes back to the header
+    /// is the end of the body (or a `continue`), one that gets to the exit a `break`, and `s`
+    /// is only where the loop statement goes on (`for k in d: if not k: raise E` then more code
+    /// before the enclosing `if`'s end: the arm that goes round would have ended the loop body
+    /// at `s`, placing the code after the loop inside it and again after it).
+    pub(super) fn stop_only_past_loop(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        s: usize,
+        ctx: &super::LoopCtx,
+    ) -> bool {
+        let walls = [
+            Some(b),
+            Some(ctx.header),
+            ctx.exit,
+            ctx.guard,
+            ctx.else_at,
+            Some(s),
+        ];
+        let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        self.legacy.is_none() && !reaches(fall) && !reaches(taken)
+    }
+}
+
+/// FRAMEJIT_DEBUG_TWICE (read once): where set, a block placed twice prints the structurer's call
+/// chain; where it names a block number, that block's first placement prints its chain too.
+pub(super) fn debug_twice() -> Option<&'static str> {
+    static VALUE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    VALUE
+        .get_or_init(|| std::env::var("FRAMEJIT_DEBUG_TWICE").ok())
+        .as_deref()
+}

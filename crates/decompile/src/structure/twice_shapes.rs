@@ -118,7 +118,9 @@ impl Structurer<'_> {
             ctx.else_at,
             Some(s),
         ];
-        let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        // (an arm that is the jump to the exit or header itself gets there through it too)
+        let reaches =
+            |x: usize| x == s || !walls.contains(&Some(x)) && self.reach_within(x, &walls)[s];
         self.legacy.is_none() && !reaches(fall) && !reaches(taken)
     }
 }

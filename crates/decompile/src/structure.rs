@@ -2020,6 +2020,7 @@ impl<'a> Structurer<'a> {
             (merge, fall_first)
         };
         let merge = self.merge_past_tests(b, merge, lp);
+        if twice_shapes::debug_twice().is_some() {}
         // (3.10+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
         let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
             (Some(taken), true)
@@ -2659,6 +2660,17 @@ impl<'a> Structurer<'a> {
                 // the test blocks after `c` may form a condition of their own: `a and (b or c)`
                 Some(self.fold_condition(vec![c], base, test, t, f, lp))
             }
+            // (a chained comparison: `a and 0 <= x < n`)
+            Ok((
+                stmts,
+                Exit::Branch {
+                    test,
+                    jump_if: false,
+                    keep: false,
+                    copy: false,
+                },
+                left,
+            )) if stmts.is_empty() => self.chain_test(c, base, test, left, lp),
             _ => None,
         }
     }

@@ -2,6 +2,8 @@
 //! placed), read as the source had them.
 
 use super::Structurer;
+use crate::ast::Expr;
+use crate::exprs::Val;
 use crate::flow::EdgeKind;
 
 impl Structurer<'_> {
@@ -132,4 +134,32 @@ pub(super) fn debug_twice() -> Option<&'static str> {
     VALUE
         .get_or_init(|| std::env::var("FRAMEJIT_DEBUG_TWICE").ok())
         .as_deref()
+}
+
+impl Structurer<'_> {
+    /// Block `c`, tried as a part of a condition, as a chained comparison (`a and 0 <= x < n`):
+    /// its test `test` compares the middle value kept on the stack (`left` ends with it, over
+    /// `base`) and falls into the next comparison, its false way a cleanup that pops that value
+    /// ([`Self::chain_cond`]). The whole comparison grown by the test blocks after it, with its
+    /// targets when true and false and the blocks it spans; marks nothing (the blocks its trial
+    /// ran are given back; its jump sense is `false`: the comparison goes on when the part
+    /// holds). Without it, `if a and 0 <= x < n: B  elif d: C` was read as `if a:`
+    /// with an inner `if 0 <= x < n: B` whose false way, the `elif`, came out in both arms.
+    pub(super) fn chain_test(
+        &mut self,
+        c: usize,
+        base: &[Val],
+        test: Expr,
+        left: Vec<Val>,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<(Expr, usize, usize, Vec<usize>)> {
+        if left.len() != base.len() + 1 || !matches!(left.last(), Some(Val::Chain(_))) {
+            return None;
+        }
+        let saved = (self.emitted.clone(), self.visits.clone(), self.work);
+        let cond = self.chain_cond(c, test, left, base);
+        (self.emitted, self.visits, self.work) = saved;
+        let cond = cond.ok()?;
+        Some(self.fold_condition(cond.members, base, cond.test, cond.fall, cond.taken, lp))
+    }
 }

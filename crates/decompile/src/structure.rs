@@ -2020,7 +2020,6 @@ impl<'a> Structurer<'a> {
             (merge, fall_first)
         };
         let merge = self.merge_past_tests(b, merge, lp);
-        if twice_shapes::debug_twice().is_some() {}
         // (3.10+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
         let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
             (Some(taken), true)

@@ -2434,7 +2434,14 @@ impl<'a> Structurer<'a> {
             self.lone_instr(x)
                 .is_some_and(|i| i.op.name.starts_with("JUMP_BACKWARD"))
         };
-        if t > f && f > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) && !back(f) {
+        // (an arm that is only a jump forward lies where it jumps: the true way out of a chained
+        // comparison, `not a and 0 < x < n`, jumps over the comparison's cleanup block)
+        let laid = |x: usize| {
+            self.succ(x, EdgeKind::Jump)
+                .filter(|&m| self.only_jumps_forward_to(x, m))
+                .unwrap_or(x)
+        };
+        if t > f && laid(f) > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) && !back(f) {
             return (self.negate_folded(cond, &members), false, f, t);
         }
         // falls through (to `t`) when the condition is true

@@ -159,7 +159,21 @@ impl Structurer<'_> {
         let saved = (self.emitted.clone(), self.visits.clone(), self.work);
         let cond = self.chain_cond(c, test, left, base);
         (self.emitted, self.visits, self.work) = saved;
-        let cond = cond.ok()?;
+        let mut cond = cond.ok()?;
+        // (its true way a jump over the cleanup block, reached from the comparison only: the
+        // place it jumps to, where `a or 0 < x < n` has `a`'s true way go)
+        let over = self
+            .succ(cond.fall, EdgeKind::Jump)
+            .filter(|&m| self.only_jumps_forward_to(cond.fall, m));
+        if let Some(m) = over.filter(|_| {
+            self.cfg.blocks[cond.fall]
+                .preds
+                .iter()
+                .all(|p| cond.members.contains(p))
+        }) {
+            cond.members.push(cond.fall);
+            cond.fall = m;
+        }
         Some(self.fold_condition(cond.members, base, cond.test, cond.fall, cond.taken, lp))
     }
 }

@@ -3,7 +3,8 @@
 body raises inside an `if` arm that the enclosing statement goes on after (the arm going round the
 loop is not an arm ending at the enclosing region's end), one whose arm is the jump to the loop's
 exit itself (3.14 top-tested `while`), and a chained comparison after a plain test
-(`a and 0 <= x < n`, `a or 0 < x < n`) followed by `elif`. Each case is decompiled under the
+(`a and 0 <= x < n`, `a or 0 < x < n`) followed by `elif`, an except clause's `if` / `elif` arms
+both going back to the code after the try, laid out before the handler (3.13 / 3.14). Each case is decompiled under the
 interpreter, compiled again and run against the original on several inputs, and its instruction
 sequences compared with the original's (all come out as the source had them)."""
 
@@ -19,6 +20,7 @@ ALL = {
     "for_raise_arm_returns",
     "chain_after_test_elif",
     "chain_after_test_or",
+    "clause_elif_pass_in_if_arm",
 }
 
 

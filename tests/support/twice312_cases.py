@@ -3,7 +3,8 @@
 `if` arm that the enclosing statement goes on after (the arm that goes round the loop reached the
 enclosing region's end only through the loop's header or exit, and was taken to end there), and a
 chained comparison after a plain test (`a and 0 <= x < n`) followed by `elif` (the comparison did
-not fold into the condition). Each case is a module whose `run` is decompiled with it, compiled
+not fold into the condition), an except clause's `if`/`elif` arms that both go back to the code after
+a try laid out before the handler. Each case is a module whose `run` is decompiled with it, compiled
 again and run against the original on several inputs (results and exceptions compared), and every
 code object's instruction sequence compared (decompile_py312_cases.check). Prints JSON."""
 
@@ -140,6 +141,34 @@ def pick(a, x, n):
 def run(xs):
     n = len(xs)
     return [pick(a, x, n) for a in (0, 1) for x in (-7, -3, 0, 1, 3, 5, 12)]
+''',
+    # shutil.copy2: an except clause's `if`/`elif` arms of `pass` and an `else: raise`, the try
+    # inside an `if` arm (3.13 / 3.14 lay the code after the `if` out before the handler)
+    "clause_elif_pass_in_if_arm": '''
+def copy(xs, a):
+    log = []
+    if a:
+        try:
+            log.append(10 // len(xs))
+            return log
+        except ZeroDivisionError as exc:
+            if "division" in str(exc) and a > 1:
+                pass
+            elif a == 1:
+                pass
+            else:
+                raise
+    log.append("after")
+    return log
+
+def run(xs):
+    out = []
+    for a in (0, 1, 2, -1):
+        try:
+            out.append(copy(xs, a))
+        except ZeroDivisionError as e:
+            out.append(("raised", str(e)))
+    return out
 ''',
 }
 

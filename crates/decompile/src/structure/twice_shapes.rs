@@ -177,3 +177,18 @@ impl Structurer<'_> {
         Some(self.fold_condition(cond.members, base, cond.test, cond.fall, cond.taken, lp))
     }
 }
+
+impl Structurer<'_> {
+    /// 3.11+: in an except clause whose try statement's code after (`s`, the enclosing region's
+    /// stop) is laid out before the handler (the statement inside an `if` arm, the handler moved
+    /// after the code the `if` goes on to), do both arms of the branch at block `b` (`fall`,
+    /// `taken`) go back to `s`, meeting at no other block on the way? Then the branch's `if`
+    /// ends at `s`, as the arms of `except E: if a: pass  elif b: pass  else: raise` do (the
+    /// search for a meeting place after the branch cannot find `s`, which lies before it).
+    pub(super) fn meet_only_behind(&self, b: usize, fall: usize, taken: usize, s: usize) -> bool {
+        let walls = [Some(b), Some(s)];
+        let rf = self.reach_within(fall, &walls);
+        let rt = self.reach_within(taken, &walls);
+        rf[s] && rt[s] && (0..rf.len()).all(|x| x == s || !(rf[x] && rt[x]))
+    }
+}

@@ -1,7 +1,8 @@
 """Behaviour suite: shapes in which a block would come out twice on 3.11-3.14 (branch twice312): a
 loop whose body raises inside an `if` arm that the code goes on after (a `for` in an `else:` arm,
 a `while` in an `elif` arm, the other arm returning), and chained comparisons after a plain test
-(`a and 0 <= x < n`, `a or 0 < x < n`, `not a and -5 < x < 0`) followed by `elif`."""
+(`a and 0 <= x < n`, `a or 0 < x < n`, `not a and -5 < x < 0`) followed by `elif`, an except
+clause's `if` / `elif` arms of `pass` inside an `if` arm."""
 
 
 def for_raise_in_else_arm(d, sort_keys, skipkeys):
@@ -88,6 +89,23 @@ def chain_or_returns(a, x, n):
     return r
 
 
+def clause_elif_pass_in_if_arm(xs, a):
+    log = []
+    if a:
+        try:
+            log.append(10 // len(xs))
+            return log
+        except ZeroDivisionError as exc:
+            if "division" in str(exc) and a > 1:
+                pass
+            elif a == 1:
+                pass
+            else:
+                raise
+    log.append("after")
+    return log
+
+
 CASES = {
     "for_raise_in_else_arm": [
         ([3, 1, 2], 0, 0), ([3, 1, 2], 1, 0), ([3, 1, 2], 1, 1), ([3, "s", 2], 1, 0), ([3, "s"], 1, 1),
@@ -107,4 +125,5 @@ CASES = {
         (0, -7, 3), (0, -3, 3), (0, 0, 3), (0, 2, 3), (0, 5, 3), (1, -3, 3), (0, 2, 12),
     ],
     "chain_or_returns": [(0, 5, 0), (1, 50, 0), (0, 50, 1), (0, -1, 0), (0, 10, 0)],
+    "clause_elif_pass_in_if_arm": [([], 0), ([], 1), ([], 2), ([], -1), ([1, 2], 1)],
 }

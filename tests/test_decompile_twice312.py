@@ -21,6 +21,7 @@ ALL = {
     "chain_after_test_elif",
     "chain_after_test_or",
     "clause_elif_pass_in_if_arm",
+    "chain_continue_in_loop",
 }
 
 

@@ -170,6 +170,21 @@ def run(xs):
             out.append(("raised", str(e)))
     return out
 ''',
+    # test_ttk NotebookTest._tab_point: `if a and chain: continue` before the rest of a loop
+    # body (3.12+: the chain's true way jumps over its cleanup to a jump back of its own), not
+    # `if not (a and chain): rest`, whose chain falls into the jump back
+    "chain_continue_in_loop": '''
+def scan(xs, a, lo, n):
+    out = []
+    for x in xs:
+        if a and lo <= x < lo + n:
+            continue
+        out.append(x)
+    return out
+
+def run(xs):
+    return [scan(xs, a, lo, 2) for a in (0, 1) for lo in (0, 1, 5)]
+''',
 }
 
 

@@ -162,9 +162,17 @@ impl Structurer<'_> {
         let mut cond = cond.ok()?;
         // (its true way a jump over the cleanup block, reached from the comparison only: the
         // place it jumps to, where `a or 0 < x < n` has `a`'s true way go)
+        // (not where that place is itself only a jump: 3.12+ `if a and 0 < x < n: continue`
+        // jumps over the cleanup to its own jump back, where `if not (...): B` ending the loop
+        // body falls into the jump back: the layout the latch rule of `branch_to` reads)
         let over = self
             .succ(cond.fall, EdgeKind::Jump)
-            .filter(|&m| self.only_jumps_forward_to(cond.fall, m));
+            .filter(|&m| self.only_jumps_forward_to(cond.fall, m))
+            .filter(|&m| {
+                !self
+                    .lone_instr(m)
+                    .is_some_and(|i| i.op.flow == framejit_bytecode::opcode::Flow::Jump)
+            });
         if let Some(m) = over.filter(|_| {
             self.cfg.blocks[cond.fall]
                 .preds

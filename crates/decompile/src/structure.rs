@@ -1085,8 +1085,23 @@ impl<'a> Structurer<'a> {
                 return Err(self.err("an exception handler this decompiler does not structure yet"));
             }
         }
+        // (FRAMEJIT_DEBUG_TWICE=N also shows where block N is placed the first time)
+        if twice_shapes::debug_twice().is_some_and(|d| d == b.to_string()) && !self.emitted[b] {
+            eprintln!(
+                "block {b} placed:\n{}",
+                std::backtrace::Backtrace::force_capture()
+            );
+        }
         if std::mem::replace(&mut self.emitted[b], true) {
             let err = self.err("control flow this decompiler does not structure yet (a block would come out twice)");
+            // (FRAMEJIT_DEBUG_TWICE=1 shows the structurer's call chain that reached it again, for
+            // whoever works on the decompiler)
+            if twice_shapes::debug_twice().is_some() {
+                eprintln!(
+                    "block {b} again:\n{}",
+                    std::backtrace::Backtrace::force_capture()
+                );
+            }
             // (where, and the block's first instruction, as other errors name theirs)
             let first = self.cfg.blocks[b].instrs.first().copied();
             let err = match self.instrs(b).first() {
@@ -1965,7 +1980,14 @@ impl<'a> Structurer<'a> {
                 // loop: the arm leaves the loop first, by its `break`; a stop of a region inside
                 // the loop's body, a `raise` the natural loop leaves out, still ends an arm)
                 None if self.stop_reached(b, fall, taken).is_some_and(|m| {
-                    !(self.legacy.is_some() && beyond(m) && self.stop_around_loop())
+                    // (3.11+: nor where the arms get there only through the loop's header or
+                    // exit, `stop_only_past_loop`)
+                    !(beyond(m)
+                        && self.stop_around_loop()
+                        && (self.legacy.is_some()
+                            || lp.is_some_and(|ctx| {
+                                self.stop_only_past_loop(b, fall, taken, m, ctx)
+                            })))
                 }) =>
                 {
                     (self.stop_reached(b, fall, taken), true)
@@ -2424,7 +2446,14 @@ impl<'a> Structurer<'a> {
             self.lone_instr(x)
                 .is_some_and(|i| i.op.name.starts_with("JUMP_BACKWARD"))
         };
-        if t > f && f > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) && !back(f) {
+        // (an arm that is only a jump forward lies where it jumps: the true way out of a chained
+        // comparison, `not a and 0 < x < n`, jumps over the comparison's cleanup block)
+        let laid = |x: usize| {
+            self.succ(x, EdgeKind::Jump)
+                .filter(|&m| self.only_jumps_forward_to(x, m))
+                .unwrap_or(x)
+        };
+        if t > f && laid(f) > last && !self.loop_edge(f, lp) && !self.loop_edge(t, lp) && !back(f) {
             return (self.negate_folded(cond, &members), false, f, t);
         }
         // falls through (to `t`) when the condition is true
@@ -2655,10 +2684,23 @@ impl<'a> Structurer<'a> {
                 // the test blocks after `c` may form a condition of their own: `a and (b or c)`
                 Some(self.fold_condition(vec![c], base, test, t, f, lp))
             }
-            // (≤3.10: a chained comparison as a part: `a or b < x < c`)
-            Ok((stmts, Exit::Branch { test, .. }, left)) if stmts.is_empty() => {
+            // (a chained comparison as a part: `a or b < x < c` on ≤3.10, `a and 0 <= x < n` on
+            // 3.11+; each reader was measured on its own versions)
+            Ok((stmts, Exit::Branch { test, .. }, left))
+                if stmts.is_empty() && self.code.version < framejit_bytecode::PyVersion::V3_11 =>
+            {
                 self.legacy_chain_part(c, test, left, base, lp)
             }
+            Ok((
+                stmts,
+                Exit::Branch {
+                    test,
+                    jump_if: false,
+                    keep: false,
+                    copy: false,
+                },
+                left,
+            )) if stmts.is_empty() => self.chain_test(c, base, test, left, lp),
             _ => None,
         }
     }

@@ -516,6 +516,11 @@ impl Structurer<'_> {
         if s < b && self.stop_behind(b, s) && reaches(fall) && !reaches(taken) {
             return Some(s);
         }
+        // (both arms going back there and meeting nowhere before it: `elif` arms, see
+        // `meet_only_behind`)
+        if s < b && self.stop_behind(b, s) && self.meet_only_behind(b, fall, taken, s) {
+            return Some(s);
+        }
         (s > b && (reaches(fall) || reaches(taken))).then_some(s)
     }
 

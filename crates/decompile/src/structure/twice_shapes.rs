@@ -2,6 +2,8 @@
 //! placed), read as the source had them.
 
 use super::Structurer;
+use crate::ast::Expr;
+use crate::exprs::Val;
 use crate::flow::EdgeKind;
 
 impl Structurer<'_> {
@@ -91,5 +93,110 @@ impl Structurer<'_> {
             .into_iter()
             .take_while(|&x| x != t)
             .any(|x| from_t.contains(&x))
+    }
+}
+
+impl Structurer<'_> {
+    /// 3.11+: is the stop `s` of a region around the loop `ctx` (the branch at block `b` is in
+    /// its body, `s` beyond it) reached by the arms `fall` / `taken` only through the loop's
+    /// header or its exit? Then neither arm goes on there: an arm that goes back to the header
+    /// is the end of the body (or a `continue`), one that gets to the exit a `break`, and `s`
+    /// is only where the loop statement goes on (`for k in d: if not k: raise E` then more code
+    /// before the enclosing `if`'s end: the arm that goes round would have ended the loop body
+    /// at `s`, placing the code after the loop inside it and again after it).
+    pub(super) fn stop_only_past_loop(
+        &self,
+        b: usize,
+        fall: usize,
+        taken: usize,
+        s: usize,
+        ctx: &super::LoopCtx,
+    ) -> bool {
+        let walls = [
+            Some(b),
+            Some(ctx.header),
+            ctx.exit,
+            ctx.guard,
+            ctx.else_at,
+            Some(s),
+        ];
+        // (an arm that is the jump to the exit or header itself gets there through it too)
+        let reaches =
+            |x: usize| x == s || !walls.contains(&Some(x)) && self.reach_within(x, &walls)[s];
+        self.legacy.is_none() && !reaches(fall) && !reaches(taken)
+    }
+}
+
+/// FRAMEJIT_DEBUG_TWICE (read once): where set, a block placed twice prints the structurer's call
+/// chain; where it names a block number, that block's first placement prints its chain too.
+pub(super) fn debug_twice() -> Option<&'static str> {
+    static VALUE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    VALUE
+        .get_or_init(|| std::env::var("FRAMEJIT_DEBUG_TWICE").ok())
+        .as_deref()
+}
+
+impl Structurer<'_> {
+    /// Block `c`, tried as a part of a condition, as a chained comparison (`a and 0 <= x < n`):
+    /// its test `test` compares the middle value kept on the stack (`left` ends with it, over
+    /// `base`) and falls into the next comparison, its false way a cleanup that pops that value
+    /// ([`Self::chain_cond`]). The whole comparison grown by the test blocks after it, with its
+    /// targets when true and false and the blocks it spans; marks nothing (the blocks its trial
+    /// ran are given back; its jump sense is `false`: the comparison goes on when the part
+    /// holds). Without it, `if a and 0 <= x < n: B  elif d: C` was read as `if a:`
+    /// with an inner `if 0 <= x < n: B` whose false way, the `elif`, came out in both arms.
+    pub(super) fn chain_test(
+        &mut self,
+        c: usize,
+        base: &[Val],
+        test: Expr,
+        left: Vec<Val>,
+        lp: Option<&super::LoopCtx>,
+    ) -> Option<(Expr, usize, usize, Vec<usize>)> {
+        if left.len() != base.len() + 1 || !matches!(left.last(), Some(Val::Chain(_))) {
+            return None;
+        }
+        let saved = (self.emitted.clone(), self.visits.clone(), self.work);
+        let cond = self.chain_cond(c, test, left, base);
+        (self.emitted, self.visits, self.work) = saved;
+        let mut cond = cond.ok()?;
+        // (its true way a jump over the cleanup block, reached from the comparison only: the
+        // place it jumps to, where `a or 0 < x < n` has `a`'s true way go)
+        // (not where that place is itself only a jump: 3.12+ `if a and 0 < x < n: continue`
+        // jumps over the cleanup to its own jump back, where `if not (...): B` ending the loop
+        // body falls into the jump back: the layout the latch rule of `branch_to` reads)
+        let over = self
+            .succ(cond.fall, EdgeKind::Jump)
+            .filter(|&m| self.only_jumps_forward_to(cond.fall, m))
+            .filter(|&m| {
+                !self
+                    .lone_instr(m)
+                    .is_some_and(|i| i.op.flow == framejit_bytecode::opcode::Flow::Jump)
+            });
+        if let Some(m) = over.filter(|_| {
+            self.cfg.blocks[cond.fall]
+                .preds
+                .iter()
+                .all(|p| cond.members.contains(p))
+        }) {
+            cond.members.push(cond.fall);
+            cond.fall = m;
+        }
+        Some(self.fold_condition(cond.members, base, cond.test, cond.fall, cond.taken, lp))
+    }
+}
+
+impl Structurer<'_> {
+    /// 3.11+: in an except clause whose try statement's code after (`s`, the enclosing region's
+    /// stop) is laid out before the handler (the statement inside an `if` arm, the handler moved
+    /// after the code the `if` goes on to), do both arms of the branch at block `b` (`fall`,
+    /// `taken`) go back to `s`, meeting at no other block on the way? Then the branch's `if`
+    /// ends at `s`, as the arms of `except E: if a: pass  elif b: pass  else: raise` do (the
+    /// search for a meeting place after the branch cannot find `s`, which lies before it).
+    pub(super) fn meet_only_behind(&self, b: usize, fall: usize, taken: usize, s: usize) -> bool {
+        let walls = [Some(b), Some(s)];
+        let rf = self.reach_within(fall, &walls);
+        let rt = self.reach_within(taken, &walls);
+        rf[s] && rt[s] && (0..rf.len()).all(|x| x == s || !(rf[x] && rt[x]))
     }
 }

@@ -22,18 +22,18 @@ from conftest import LIVE_MINORS, interpreter, run_json
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = "tests/support/behaviour_run.py"
 
-# "equal" functions per version, measured 2026-11-22 at the end of session 13 (main after the merges
-# of speed3, beh310f, beh311, beh310w and the lead's changes; new modules b_lead13, b_beh310f,
-# b_beh311_py311, b_beh310w):
-#   3.9.18   equal 705 of 712, refused 7,  different 0
-#   3.10.13  equal 727 of 737, refused 10, different 0
-#   3.11.7   equal 776 of 785, refused 8,  different 1 (KNOWN_DEFECTS)
-#   3.12.1   equal 785 of 795, refused 8,  different 2 (KNOWN_DEFECTS)
-#   3.13.0   equal 791 of 801, refused 9,  different 1 (KNOWN_DEFECTS)
-#   3.14.10  equal 798 of 808, refused 9,  different 1 (KNOWN_DEFECTS)
-# No "syntax", no "error". Whole-module mode: equal 35, 35, 42, 43, 44, 45 modules, 4-5 refused each.
-FLOORS = {9: 705, 10: 727, 11: 776, 12: 785, 13: 791, 14: 798}
-MIN_FUNCTIONS = {9: 712, 10: 737, 11: 785, 12: 795, 13: 801, 14: 808}
+# "equal" functions per version, measured 2026-11-22 at the end of session 14 (main after the merges
+# of speed4, fin311, twice310, twice312 and the lead's changes; new modules b_lead14, b_fin311,
+# b_twice310, b_twice312):
+#   3.9.18   equal 730 of 739, refused 9,  different 0
+#   3.10.13  equal 751 of 764, refused 13, different 0
+#   3.11.7   equal 802 of 812, refused 9,  different 1 (KNOWN_DEFECTS)
+#   3.12.1   equal 813 of 822, refused 8,  different 1 (KNOWN_DEFECTS)
+#   3.13.0   equal 819 of 828, refused 9,  different 0
+#   3.14.10  equal 826 of 835, refused 9,  different 0
+# No "syntax", no "error". Whole-module mode: equal 38, 37, 46, 47, 48, 49 modules, 4-7 refused each.
+FLOORS = {9: 730, 10: 751, 11: 802, 12: 813, 13: 819, 14: 826}
+MIN_FUNCTIONS = {9: 739, 10: 764, 11: 812, 12: 822, 13: 828, 14: 835}
 
 _ALL = range(9, 15)
 # (module, function) -> versions where it is miscompiled today: silent miscompilations found by this suite,

@@ -93,6 +93,34 @@ def return_then_break_in_finally(a, w):
     return log
 
 
+def try_else_continue_in_loop(rest, kinds, reads):
+    # (3.14 read the `else:` part, which ends with `continue`, into the try body: an
+    # AttributeError there, from a target that is None, was caught; posixpath.realpath's shape)
+    rest = list(rest)
+    path = "/"
+    while rest:
+        name = rest.pop()
+        newpath = path + name
+        try:
+            kind = kinds.get(name)
+            if kind is None:
+                path = newpath
+                continue
+            elif kind == 1:
+                path = newpath
+                continue
+            target = reads[name]
+        except (AttributeError, KeyError):
+            pass
+        else:
+            if target.startswith("/"):
+                path = "/"
+            rest.extend(target.split("/")[1:])
+            continue
+        path = newpath + "!"
+    return path
+
+
 _INPUTS = [
     ([1], [0]),
     ([1, "boom"], [0]),
@@ -110,4 +138,11 @@ CASES = {
     "try_in_loop_small_tail": _INPUTS,
     "try_in_loop_tail": _INPUTS,
     "return_then_break_in_finally": _INPUTS,
+    "try_else_continue_in_loop": [
+        (["a", "b"], {}, {}),
+        (["a", "b"], {"a": 1, "b": 2}, {}),
+        (["a"], {"a": 2}, {"a": "/x/y"}),
+        (["a"], {"a": 2}, {"a": None}),
+        (["a"], {"a": 2}, {}),
+    ],
 }

@@ -121,6 +121,24 @@ def try_else_continue_in_loop(rest, kinds, reads):
     return path
 
 
+def raise_arms_then_code_after_try(version, limit):
+    # (a reduced form of http.server.BaseHTTPRequestHandler.parse_request, whose code after the
+    # try statement 3.11 / 3.12 read into the `if` chain's last arm inside the try body, so that
+    # its exceptions would be caught; this form comes back right, the stdlib one not yet)
+    try:
+        if not version.startswith("HTTP/"):
+            raise ValueError
+        parts = version[5:].split(".")
+        if len(parts) != 2:
+            raise ValueError
+        number = int(parts[0]), int(parts[1])
+    except (ValueError, IndexError):
+        return False
+    if number >= (1, 1):
+        limit = int(limit)
+    return number, limit
+
+
 _INPUTS = [
     ([1], [0]),
     ([1, "boom"], [0]),
@@ -138,6 +156,14 @@ CASES = {
     "try_in_loop_small_tail": _INPUTS,
     "try_in_loop_tail": _INPUTS,
     "return_then_break_in_finally": _INPUTS,
+    "raise_arms_then_code_after_try": [
+        ("HTTP/1.0", "5"),
+        ("HTTP/1.1", "5"),
+        ("HTTP/1.1", "x"),
+        ("HTTP/1", "5"),
+        ("FTP/1.1", "5"),
+        ("HTTP/a.b", "5"),
+    ],
     "try_else_continue_in_loop": [
         (["a", "b"], {}, {}),
         (["a", "b"], {"a": 1, "b": 2}, {}),

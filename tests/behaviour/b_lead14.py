@@ -123,7 +123,7 @@ def try_else_continue_in_loop(rest, kinds, reads):
 
 def raise_arms_then_code_after_try(version, limit):
     # (a reduced form of http.server.BaseHTTPRequestHandler.parse_request, whose code after the
-    # try statement 3.11 / 3.12 read into the `if` chain's last arm inside the try body, so that
+    # try statement 3.12 / 3.13 read into the `if` chain's last arm inside the try body, so that
     # its exceptions would be caught; this form comes back right, the stdlib one not yet)
     try:
         if not version.startswith("HTTP/"):

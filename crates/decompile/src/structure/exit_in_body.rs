@@ -136,18 +136,7 @@ impl Structurer<'_> {
             return None;
         }
         let uncovered_code = |x: usize| {
-            let end = self.fall_chain_end(x);
-            let mut blocks = vec![x];
-            let mut b = x;
-            while b != end {
-                match self.only_fall(b) {
-                    Some(n) => {
-                        blocks.push(n);
-                        b = n;
-                    }
-                    None => break,
-                }
-            }
+            let blocks = self.fall_chain(x);
             // (the code run outside every handler: a `return` computes its value covered)
             blocks.iter().any(|&b| {
                 self.cfg.blocks[b].handler.is_none()

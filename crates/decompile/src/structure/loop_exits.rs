@@ -353,14 +353,23 @@ impl Structurer<'_> {
     /// before the loop's last block that leaves the function and ends otherwise was written there.
     /// The block the fall-through chain from `x` ends at (blocks only falling on, up to four).
     pub(super) fn fall_chain_end(&self, x: usize) -> usize {
+        self.fall_chain(x).last().copied().unwrap_or(x)
+    }
+
+    /// `x` and the blocks it falls on through, each only falling on (up to four more).
+    pub(super) fn fall_chain(&self, x: usize) -> Vec<usize> {
+        let mut chain = vec![x];
         let mut end = x;
         for _ in 0..4 {
             match self.only_fall(end) {
-                Some(n) => end = n,
+                Some(n) => {
+                    chain.push(n);
+                    end = n;
+                }
                 None => break,
             }
         }
-        end
+        chain
     }
 
     /// Block `b` goes nowhere in the code (only its exception edges leave it): it returns or raises.

@@ -14,6 +14,10 @@ use super::Structurer;
 use crate::flow::EdgeKind;
 use framejit_bytecode::PyVersion;
 
+/// The unconditional jumps that go forward (3.12+; JUMP and JUMP_NO_INTERRUPT as the assembler's
+/// pseudo-instructions name them): a `break`'s jump past the loop's body.
+const FORWARD_JUMPS: [&str; 3] = ["JUMP_FORWARD", "JUMP", "JUMP_NO_INTERRUPT"];
+
 impl Structurer<'_> {
     /// Is exit `x` of the loop whose blocks are `body` code written in the body (3.12+), not the
     /// code after the loop or a copy of it?
@@ -81,7 +85,7 @@ impl Structurer<'_> {
         let jumps_to = |p: usize, x: usize| {
             self.instrs(p)
                 .last()
-                .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP" | "JUMP_NO_INTERRUPT"))
+                .is_some_and(|i| FORWARD_JUMPS.contains(&i.op.name))
                 && self.succ(p, EdgeKind::Jump) == Some(x)
         };
         let jumped = |x: usize| {
@@ -196,7 +200,7 @@ impl Structurer<'_> {
         }
         let jump_only = self
             .lone_instr(e)
-            .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP" | "JUMP_NO_INTERRUPT"));
+            .is_some_and(|i| FORWARD_JUMPS.contains(&i.op.name));
         jump_only
             && self.cfg.blocks[e].handler.is_none()
             && self.warm_blocks().get(e).copied().unwrap_or(false)

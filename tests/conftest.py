@@ -59,6 +59,26 @@ def run_json(exe: str, *args: str, timeout: float = 600) -> dict:
 LIVE_MINORS = [9, 10, 11, 12, 13, 14]
 
 
+def case_rows(script: str, minor: int) -> dict:
+    """A case script's report under 3.minor (it prints {"version", "rows"}), rows by name."""
+    report = run_json(interpreter(minor), script)
+    assert report["version"] == f"3.{minor}"
+    return {r["name"]: r for r in report["rows"]}
+
+
+def case_rows_38(script: str, tmp_path: Path) -> dict:
+    """The same through 3.8's .pyc: the script compiles its cases to a .pyc under 3.8
+    (`pyc`), this interpreter decompiles them (`decompile`), 3.8 compiles the sources again and
+    compares (`compare`)."""
+    exe38 = interpreter(8)
+    pyc, sources = tmp_path / "cases.pyc", tmp_path / "sources.json"
+    run_json(exe38, script, "pyc", str(pyc))
+    run_json(sys.executable, script, "decompile", str(pyc), str(sources))
+    report = run_json(exe38, script, "compare", str(sources))
+    assert report["version"] == "3.8"
+    return {r["name"]: r for r in report["rows"]}
+
+
 def assert_cases_behave(minor: int, results: list, cases: set, refused_allowed: set) -> None:
     """A *_cases.py report (one row per case: "case", "error", "same_results", "results",
     "source"): every case is there, only those in `refused_allowed` are refused (DecompileError),

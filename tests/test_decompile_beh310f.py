@@ -14,26 +14,12 @@ import sys
 
 import pytest
 
-from conftest import interpreter, run_json
+from conftest import case_rows, case_rows_38
 
 SCRIPT = "tests/support/beh310f_checks.py"
 CASES = 15
 
 
-def _rows_38(tmp_path) -> dict:
-    exe38 = interpreter(8)
-    pyc, sources = tmp_path / "cases.pyc", tmp_path / "sources.json"
-    run_json(exe38, SCRIPT, "pyc", str(pyc))
-    run_json(sys.executable, SCRIPT, "decompile", str(pyc), str(sources))
-    report = run_json(exe38, SCRIPT, "compare", str(sources))
-    assert report["version"] == "3.8"
-    return {r["name"]: r for r in report["rows"]}
-
-
-def _rows(minor: int) -> dict:
-    report = run_json(interpreter(minor), SCRIPT)
-    assert report["version"] == f"3.{minor}"
-    return {r["name"]: r for r in report["rows"]}
 
 
 def _check_exact(rows: dict, may_refuse: frozenset = frozenset()) -> None:
@@ -55,11 +41,11 @@ THREADED_38 = frozenset({"f_while_in_for_break_in_clause", "f_while_in_for_break
 
 
 def test_py38_shapes(tmp_path) -> None:
-    _check_exact(_rows_38(tmp_path), THREADED_38)
+    _check_exact(case_rows_38(SCRIPT, tmp_path), THREADED_38)
 
 
 def test_py39_shapes() -> None:
-    rows = _rows(9)
+    rows = case_rows(SCRIPT, 9)
     _check_exact(rows)
     # the returned value is read before the finally body's store to the same name
     src = rows["f_return_name_changed_in_finally"]["source"]
@@ -67,7 +53,7 @@ def test_py39_shapes() -> None:
 
 
 def test_py310_shapes() -> None:
-    rows = _rows(10)
+    rows = case_rows(SCRIPT, 10)
     _check_exact(rows)
     # the constant `return` out of the loop stays inside it, not the try's normal end
     src = rows["f_for_else_raises_in_try"]["source"]
@@ -76,7 +62,7 @@ def test_py310_shapes() -> None:
 
 @pytest.mark.parametrize("minor", [11, 12, 13, 14])
 def test_later_versions_never_miscompile(minor: int) -> None:
-    rows = _rows(minor)
+    rows = case_rows(SCRIPT, minor)
     assert len(rows) >= CASES
     for name, r in rows.items():
         if "error" not in r:

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import interpreter, run_json
+from conftest import case_rows, case_rows_38
 
 sys.path.insert(0, "tests/support")
 from beh310w_checks import READ  # noqa: E402
@@ -23,20 +23,6 @@ from beh310w_checks import READ  # noqa: E402
 SCRIPT = "tests/support/beh310w_checks.py"
 
 
-def _rows_38(tmp_path) -> dict:
-    exe38 = interpreter(8)
-    pyc, sources = tmp_path / "cases.pyc", tmp_path / "sources.json"
-    run_json(exe38, SCRIPT, "pyc", str(pyc))
-    run_json(sys.executable, SCRIPT, "decompile", str(pyc), str(sources))
-    report = run_json(exe38, SCRIPT, "compare", str(sources))
-    assert report["version"] == "3.8"
-    return {r["name"]: r for r in report["rows"]}
-
-
-def _rows(minor: int) -> dict:
-    report = run_json(interpreter(minor), SCRIPT)
-    assert report["version"] == f"3.{minor}"
-    return {r["name"]: r for r in report["rows"]}
 
 
 def _check(rows: dict, legacy: bool) -> None:
@@ -51,7 +37,7 @@ def _check(rows: dict, legacy: bool) -> None:
 
 
 def test_py38(tmp_path) -> None:
-    rows = _rows_38(tmp_path)
+    rows = case_rows_38(SCRIPT, tmp_path)
     _check(rows, True)
     # the body's last return stays in the body; the code after the with is the suppressed path's
     src = rows["f_then_code"]["source"]
@@ -61,7 +47,7 @@ def test_py38(tmp_path) -> None:
 
 @pytest.mark.parametrize("minor", [9, 10])
 def test_legacy(minor: int) -> None:
-    rows = _rows(minor)
+    rows = case_rows(SCRIPT, minor)
     _check(rows, True)
     for name in ("f_then_code", "f_const_returns", "f_no_enter", "f_nested", "f_loop_continue_last"):
         assert rows[name]["same_instructions"], (name, rows[name]["source"])
@@ -76,4 +62,4 @@ def test_legacy(minor: int) -> None:
 
 @pytest.mark.parametrize("minor", [11, 12, 13, 14])
 def test_later_versions_never_miscompile(minor: int) -> None:
-    _check(_rows(minor), False)
+    _check(case_rows(SCRIPT, minor), False)

@@ -13,25 +13,11 @@ import sys
 
 import pytest
 
-from conftest import interpreter, run_json
+from conftest import case_rows, case_rows_38
 
 SCRIPT = "tests/support/legacy89_checks.py"
 
 
-def _rows_38(tmp_path) -> dict:
-    exe38 = interpreter(8)
-    pyc, sources = tmp_path / "cases.pyc", tmp_path / "sources.json"
-    run_json(exe38, SCRIPT, "pyc", str(pyc))
-    run_json(sys.executable, SCRIPT, "decompile", str(pyc), str(sources))
-    report = run_json(exe38, SCRIPT, "compare", str(sources))
-    assert report["version"] == "3.8"
-    return {r["name"]: r for r in report["rows"]}
-
-
-def _rows(minor: int) -> dict:
-    report = run_json(interpreter(minor), SCRIPT)
-    assert report["version"] == f"3.{minor}"
-    return {r["name"]: r for r in report["rows"]}
 
 
 def _check_exact(rows: dict) -> None:
@@ -46,7 +32,7 @@ def _check_exact(rows: dict) -> None:
 
 
 def test_py38_exits_as_written(tmp_path) -> None:
-    rows = _rows_38(tmp_path)
+    rows = case_rows_38(SCRIPT, tmp_path)
     _check_exact(rows)
     src = rows["f_try_body_returns_none"]["source"]
     # the try body's own `return` and the clause's, not dropped as copies of the closing one
@@ -54,7 +40,7 @@ def test_py38_exits_as_written(tmp_path) -> None:
 
 
 def test_py39_exits_as_written() -> None:
-    rows = _rows(9)
+    rows = case_rows(SCRIPT, 9)
     _check_exact(rows)
     # a constant return after the body's last POP_BLOCK stays in the body, not an `else:`
     src = rows["f_try_body_returns_const"]["source"]
@@ -67,7 +53,7 @@ def test_py39_exits_as_written() -> None:
 
 @pytest.mark.parametrize("minor", [10, 11, 12, 13, 14])
 def test_later_versions_never_miscompile(minor: int) -> None:
-    rows = _rows(minor)
+    rows = case_rows(SCRIPT, minor)
     assert len(rows) >= 18
     for name, r in rows.items():
         if "error" not in r:

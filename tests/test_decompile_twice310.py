@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import interpreter, run_json
+from conftest import case_rows, case_rows_38
 
 sys.path.insert(0, "tests/support")
 from twice310_cases import READ  # noqa: E402
@@ -21,20 +21,6 @@ from twice310_cases import READ  # noqa: E402
 SCRIPT = "tests/support/twice310_cases.py"
 
 
-def _rows_38(tmp_path) -> dict:
-    exe38 = interpreter(8)
-    pyc, sources = tmp_path / "cases.pyc", tmp_path / "sources.json"
-    run_json(exe38, SCRIPT, "pyc", str(pyc))
-    run_json(sys.executable, SCRIPT, "decompile", str(pyc), str(sources))
-    report = run_json(exe38, SCRIPT, "compare", str(sources))
-    assert report["version"] == "3.8"
-    return {r["name"]: r for r in report["rows"]}
-
-
-def _rows(minor: int) -> dict:
-    report = run_json(interpreter(minor), SCRIPT)
-    assert report["version"] == f"3.{minor}"
-    return {r["name"]: r for r in report["rows"]}
 
 
 # (3.8 / 3.9 read `if c: pass  else: raise` as `if not c: raise`, the same behaviour, other
@@ -56,12 +42,12 @@ def _check(rows: dict, legacy: bool, minor: int = 10) -> None:
 
 
 def test_py38(tmp_path) -> None:
-    _check(_rows_38(tmp_path), True, 8)
+    _check(case_rows_38(SCRIPT, tmp_path), True, 8)
 
 
 @pytest.mark.parametrize("minor", [9, 10])
 def test_legacy(minor: int) -> None:
-    rows = _rows(minor)
+    rows = case_rows(SCRIPT, minor)
     _check(rows, True, minor)
     # the code after the statement comes out once, after it (not in a clause and again after)
     src = rows["f_clause_reraise_then_raise"]["source"]
@@ -74,4 +60,4 @@ def test_legacy(minor: int) -> None:
 
 @pytest.mark.parametrize("minor", [11, 12, 13, 14])
 def test_later_versions_never_miscompile(minor: int) -> None:
-    _check(_rows(minor), False)
+    _check(case_rows(SCRIPT, minor), False)

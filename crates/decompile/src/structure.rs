@@ -101,6 +101,9 @@ pub struct Structurer<'a> {
     code: &'a CodeInput,
     cfg: Cfg,
     ipdom: Vec<Option<usize>>,
+    /// Blocks reached from the entry without exception edges, found on first use
+    /// (`exit_in_body::warm_blocks`).
+    warm: std::cell::OnceCell<Vec<bool>>,
     loops: Vec<Loop>,
     /// Times each block was structured (a bound against re-entry on graphs this does not handle).
     visits: Vec<u32>,
@@ -685,6 +688,7 @@ impl<'a> Structurer<'a> {
             entry_depth,
             active: Vec::new(),
             try_body: Vec::new(),
+            warm: std::cell::OnceCell::new(),
             waiting_branch: false,
             settled_len: 0,
             try_depth: Vec::new(),

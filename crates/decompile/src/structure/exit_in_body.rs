@@ -207,24 +207,26 @@ impl Structurer<'_> {
     }
 
     /// Blocks reached from the entry block without exception edges (the compiler's "warm"
-    /// ones, laid out before every handler).
-    fn warm_blocks(&self) -> Vec<bool> {
-        let n = self.cfg.blocks.len();
-        let mut seen = vec![false; n];
-        let mut todo = vec![0usize];
-        while let Some(b) = todo.pop() {
-            if b >= n || std::mem::replace(&mut seen[b], true) {
-                continue;
+    /// ones, laid out before every handler), computed once per code object.
+    fn warm_blocks(&self) -> &[bool] {
+        self.warm.get_or_init(|| {
+            let n = self.cfg.blocks.len();
+            let mut seen = vec![false; n];
+            let mut todo = vec![0usize];
+            while let Some(b) = todo.pop() {
+                if b >= n || std::mem::replace(&mut seen[b], true) {
+                    continue;
+                }
+                todo.extend(
+                    self.cfg.blocks[b]
+                        .succs
+                        .iter()
+                        .filter(|e| e.kind != EdgeKind::Exception)
+                        .map(|e| e.to),
+                );
             }
-            todo.extend(
-                self.cfg.blocks[b]
-                    .succs
-                    .iter()
-                    .filter(|e| e.kind != EdgeKind::Exception)
-                    .map(|e| e.to),
-            );
-        }
-        seen
+            seen
+        })
     }
 }
 

@@ -35,7 +35,7 @@ import warnings
 
 import sweep_differences
 from framejit import DecompileError, decompile
-from sweep_differences import Listing
+from sweep_differences import HANDLERS, Listing
 
 IGNORED = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG"}
 
@@ -121,8 +121,6 @@ def normalized(code: types.CodeType) -> list:
     return out
 
 
-# The last item of a normalized list on 3.11+: which handler each instruction is covered by.
-HANDLERS = "EXCEPTION_TABLE"
 # Instructions no exception leaves: which handler covers them changes nothing (a `break`'s jump
 # covered or not as an `else:` part or the code after the statement holds the code it jumps to;
 # 3.14 leaves a test's jump and NOT_TAKEN out of a range where it ends). JUMP_BACKWARD is among

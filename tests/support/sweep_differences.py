@@ -51,8 +51,8 @@ DROPPED_IN_SENSE = ("UNARY_NOT", "TO_BOOL")  # `not` written out or folded into 
 EXITS = ("RETURN_VALUE", "RETURN_CONST", "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP",
          "JUMP_NO_INTERRUPT", "JUMP_BACKWARD_NO_INTERRUPT", "POP_BLOCK", "NOP")
 
-# The item a normalized list ends with on 3.11+ (decompile_sweep.HANDLERS): per instruction, the
-# handler the exception table sends it to
+# The name of the item a normalized list ends with on 3.11+ (decompile_sweep.handlers): per
+# instruction, the handler the exception table sends it to
 HANDLERS = "EXCEPTION_TABLE"
 
 CLASSES = {

@@ -17,6 +17,14 @@ CASES = {
     "doc_only": '"""Just this."""\n',
     # an assignment to __doc__ that is not first stays one
     "doc_assigned_later": 'x = 1\n__doc__ = "late"\n',
+    # a name a function declares `global` is stored with STORE_GLOBAL by the module too, even where
+    # the function only reads it (its own code then shows no declaration): the module declares it,
+    # after the docstring and future imports (run with separate globals and locals, the two differ)
+    "global_in_function": (
+        '"""Doc."""\nfrom __future__ import annotations\n_cache = {}\n'
+        "def get(k):\n    global _cache\n    return _cache.get(k)\n"
+    ),
+    "module_global": "global q\nq = 1\nr = q + 1\ndel q\nq = [q for q in 'ab']\n",
 }
 if sys.version_info >= (3, 14):
     # annotations inside compound statements make the body create __conditional_annotations__
@@ -41,10 +49,17 @@ def main() -> None:
         ns2: dict = {}
         exec(original, ns1)
         exec(again, ns2)
+        # the global cases run again with a locals mapping apart from the globals, where
+        # STORE_GLOBAL and STORE_NAME differ
+        split: list = [({}, {}), ({}, {})]
+        if "global" in name:
+            exec(original, *split[0])
+            exec(again, *split[1])
         report[name] = {
             "source": text,
             "same_code": codes(original) == codes(again),
             "doc": [ns1.get("__doc__"), ns2.get("__doc__")],
+            "split": [sorted(k for k in d if k != "__builtins__") for pair in split for d in pair],
         }
     print(json.dumps(report))
 

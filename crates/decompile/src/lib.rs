@@ -64,23 +64,66 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
         exprs::fold_annotations_314(&mut body)
             .map_err(|m| DecompileError::new(code, format!("annotations: {m}")))?;
     }
-    let mut decls = declarations(code);
-    decls.append(&mut body);
-    Ok(decls)
+    let decls = declarations(code);
+    // (a module's `global` goes after its docstring and `from __future__` imports, which must
+    // come first)
+    let at = if is_module_code(code) {
+        module_head_len(&body)
+    } else {
+        0
+    };
+    body.splice(at..at, decls);
+    Ok(body)
+}
+
+fn is_module_code(code: &CodeInput) -> bool {
+    code.name == "<module>" && code.flags & input::flags::OPTIMIZED == 0
+}
+
+/// How many statements open a module before anything a `global` statement may precede: the
+/// docstring and the `from __future__` imports.
+fn module_head_len(body: &[ast::Stmt]) -> usize {
+    use ast::{Constant, Expr, Stmt};
+    let doc = usize::from(matches!(
+        body.first(),
+        Some(Stmt::Expr {
+            value: Expr::Constant {
+                value: Constant::Str(_),
+                ..
+            }
+        })
+    ));
+    doc + body[doc..]
+        .iter()
+        .take_while(|s| {
+            matches!(s, Stmt::ImportFrom { module: Some(m), level: 0, .. } if m == "__future__")
+        })
+        .count()
 }
 
 /// `global` / `nonlocal` declarations the body needs: names a function (or class body) stores or
 /// deletes as globals, and free variables it stores or deletes. Without them the names would be local.
+/// A module's own code uses the GLOBAL forms only for names declared `global` at module level or in
+/// a function of it (a declaration the function's own code does not show when it only reads the
+/// name): there loads count too.
 fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
-    use framejit_bytecode::Arg;
+    use framejit_bytecode::{Arg, PyVersion};
     let mut globals: Vec<String> = Vec::new();
     let mut nonlocals: Vec<String> = Vec::new();
-    let is_module = code.name == "<module>";
+    let is_module = is_module_code(code);
     for ins in code.bytecode.instrs() {
         let Arg::Raw(raw) = ins.arg else { continue };
         match ins.op.name {
-            "STORE_GLOBAL" | "DELETE_GLOBAL" if !is_module => {
-                if let Some(n) = code.names.get(raw as usize) {
+            "STORE_GLOBAL" | "DELETE_GLOBAL" | "LOAD_GLOBAL"
+                if is_module || ins.op.name != "LOAD_GLOBAL" =>
+            {
+                // (3.11+ LOAD_GLOBAL keeps a push-NULL flag in the low bit)
+                let slot = if ins.op.name == "LOAD_GLOBAL" && code.version >= PyVersion::V3_11 {
+                    raw >> 1
+                } else {
+                    raw
+                };
+                if let Some(n) = code.names.get(slot as usize) {
                     if !globals.contains(n) {
                         globals.push(n.clone());
                     }

@@ -18,6 +18,8 @@ WRITTEN = {
     "plain_first_then_nested": "a, (b, c) = x, a",
     "independent": "(a, b), (c, d) = x, y",
     "three_values": "(a, b), c, (d, *e) = x, a, y",
+    "attribute_second": "parent, node.parent = node.parent, None",
+    "item_second": "item, heap[0] = heap[0], item",
 }
 
 

@@ -23,6 +23,13 @@ CASES = {
                                 [(1, (2, 3)), (4, "yz")]),
     "independent": ("def run(x, y):\n    [a, b], [c, d] = x, y\n    return a, b, c, d\n",
                     [((1, 2), (3, 4)), ("ab", "cd")]),
+    # the second target is an attribute: its object is loaded after the values were swapped into
+    # their order, so no STORE follows the first store right away (written as two statements
+    # until session 15, which recompiled without the SWAP)
+    "attribute_second": ("def run(node):\n    parent, node.parent = node.parent, None\n    return parent, node.parent\n",
+                         [(type("N", (), {"parent": 3})(),), (None,)]),
+    "item_second": ("def run(heap, item):\n    item, heap[0] = heap[0], item\n    return item, heap\n",
+                    [([5, 1], 2), ([], 1)]),
     "three_values": ("def run(x, y, a):\n    (a, b), c, (d, *e) = x, a, y\n    return a, b, c, d, e\n",
                      [((1, 2), (3, 4, 5), 6), ("ab", "cde", None)]),
 }

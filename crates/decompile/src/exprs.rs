@@ -947,10 +947,12 @@ impl<'a> Sim<'a> {
                 // kept values are evaluated (`store` makes temporaries of them where order needs)
                 // (or an unpacking of the next value, `a, (b, c) = x, y`, after the values were
                 // swapped into their order)
+                // (or the values were moved into their order by SWAP / ROT_*: a tuple assignment
+                // whose next target is an attribute or an item, `a, x.b = x.b, None`, loads its
+                // object before storing)
                 let more_stores = self.pair_store
                     || self.next_op.is_some_and(|n| n.starts_with("STORE_"))
-                    || (!self.moves.is_empty()
-                        && self.next_op.is_some_and(|n| n.starts_with("UNPACK_")));
+                    || !self.moves.is_empty();
                 more_stores || !matches!(target, Expr::Name { .. })
             }
             _ => false,

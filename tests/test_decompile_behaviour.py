@@ -52,12 +52,11 @@ KNOWN_DEFECTS: dict = {
     # came back as the 'if a():' arm inside the try body, its exceptions caught; session 14, with
     # the shapes of b_lead14: the return first, a small tail copied into the break, a try in the loop).
     #
-    # 3.14 (found in session 14 through the sweep's exception-table comparison: posixpath.realpath):
-    # 'while rest: try: ... if k is None: continue ... t = reads[n]  except E: pass  else: if
-    # t.startswith("/"): ...; continue' then 'path = new' -> the else part (t.startswith...) comes
-    # back inside the try body, so an AttributeError there is caught.
-    ("b_lead14", "try_else_continue_in_loop"): {14},
-    ("b_lead14", "<module>"): {14},
+    # 3.11-3.14 (found in session 14 through the sweep's exception-table comparison:
+    # posixpath.realpath, inspect.classify_class_attrs, http.server's parse_request): 'try: if k is
+    # None: continue / raise ... t = reads[n]  except E: pass  else: t.startswith(...)' -> the else
+    # part came back inside the try body, in the `if`'s open arm, so an exception there was caught
+    # (fixed in session 15: the body read again up to its one end, b_lead14 and b_lead15).
     # 3.11: 'while xs: async with cm: ...; break' then 'return f()'; 3.12: 'while True: async with
     # cm: if c: break' then 'return f()' -> 'return f()' (the break's copy after the awaited exit
     # call) is read into the with body, before __exit__ (found by beh310w, session 13).

@@ -44,6 +44,7 @@ mod loop_return;
 mod loop_shapes;
 mod nop_header;
 mod shared_tail;
+mod try_body_end;
 mod try_else;
 mod try_end_arm;
 mod try_loop_exits;
@@ -2985,9 +2986,24 @@ impl<'a> Structurer<'a> {
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
         let late_before = self.late_returns;
-        let body = self.region_taking_carry(b, None, base, kept, lp);
+        let first = (!spill && self.legacy.is_none()).then(|| {
+            (
+                self.visits.clone(),
+                self.emitted.clone(),
+                self.bottom_test_seen,
+            )
+        });
+        let mut body = self.region_taking_carry(b, None, base, kept, lp);
+        let mut body_left = self.stop_carry.take().unwrap_or_default();
+        // (an arm inside the body that ran on past the body's end: read again, stopping there,
+        // `try_body_end.rs`)
+        if let Some(before) = first.filter(|_| body.is_ok()) {
+            if let Some((again, left)) = self.body_to_end(b, h, base, lp, before, late_before) {
+                body = Ok(again);
+                body_left = left;
+            }
+        }
         let late_in_body = self.late_returns != late_before;
-        let body_left = self.stop_carry.take().unwrap_or_default();
         let after = self.try_body.pop().and_then(|t| t.1);
         self.try_depth.pop();
         self.active.pop();

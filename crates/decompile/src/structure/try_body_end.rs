@@ -1,0 +1,112 @@
+//! 3.11+: where a try body ends, when an `if` arm inside it runs on past its end.
+//!
+//! A try body ends where control leaves its handler's range other than by a `return`, `break` or
+//! `continue`: the `else:` part or the code after the statement starts there. The body's region
+//! notices that only at its own top level; an arm of an `if` nested in the body (`if a: continue`
+//! `elif b: ...` followed by more of the body) runs on into the uncovered code as its own, and the
+//! `else:` part came out inside the try body: exceptions it raises were caught by the clauses
+//! (posixpath.realpath on 3.14, inspect.classify_class_attrs, http.server's parse_request).
+//!
+//! The body's end is then the one block outside the range that its covered code reaches by a
+//! normal edge and that is no way out of it (a loop's header or exit, a `return` of a constant,
+//! a line marker leading back in, code that only leaves the function). Where the first reading put
+//! that block inside the body, the body is read again with the region stopping there.
+
+use super::{EdgeKind, LoopCtx, Structurer};
+
+impl Structurer<'_> {
+    /// The one block where the body of the try statement starting at `b` (handler `h`) goes on
+    /// past its range, as above; `None` where there is none or more than one.
+    pub(super) fn try_body_end(&self, b: usize, h: usize, lp: Option<&LoopCtx>) -> Option<usize> {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo = vec![b];
+        let mut end: Option<usize> = None;
+        while let Some(x) = todo.pop() {
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                let t = e.to;
+                if e.kind == EdgeKind::Exception {
+                    // (the handlers of try statements nested in the body are the body's code)
+                    if t != h && self.covered_by(t, h) {
+                        todo.push(t);
+                    }
+                    continue;
+                }
+                if self.covered_by(t, h) || self.marker_inside_body(t, h) {
+                    todo.push(t);
+                    continue;
+                }
+                if self.is_body_exit(t, lp) || self.only_leaves(self.fall_chain_end(t)) {
+                    continue;
+                }
+                match end {
+                    Some(y) if y != t => return None,
+                    _ => end = Some(t),
+                }
+            }
+        }
+        end
+    }
+}
+
+/// What the structurer's first reading of a try body changed that a second reading starts over
+/// from: the visit counts, the blocks emitted, the bottom-test flag.
+pub(super) type Before = (Vec<u32>, Vec<bool>, bool);
+
+impl Structurer<'_> {
+    /// The body of the try statement starting at `b` (handler `h`, the innermost `try_body`
+    /// entry), read again up to its end where the first reading put that end inside the body
+    /// (see the module's documentation): its statements and what it left on the stack at its
+    /// end, with the entry's end recorded. `None`, with the first reading's state kept, where the
+    /// first reading did not do that or the second one does not end there.
+    pub(super) fn body_to_end(
+        &mut self,
+        b: usize,
+        h: usize,
+        base: &[super::Val],
+        lp: Option<&LoopCtx>,
+        before: Before,
+        late_before: usize,
+    ) -> Option<(Vec<super::Stmt>, Vec<super::Val>)> {
+        let found = self.try_body.last().and_then(|t| t.1);
+        let end = self
+            .try_body_end(b, h, lp)
+            .filter(|&e| self.emitted[e] && found != Some(e))?;
+        let (visits, emitted, seen) = before;
+        let first = (
+            std::mem::replace(&mut self.visits, visits),
+            std::mem::replace(&mut self.emitted, emitted),
+            std::mem::replace(&mut self.bottom_test_seen, seen),
+            std::mem::replace(&mut self.late_returns, late_before),
+        );
+        if let Some(t) = self.try_body.last_mut() {
+            t.1 = None;
+        }
+        let again = self.region_taking_carry(b, Some(end), base, Vec::new(), lp);
+        let left = self.stop_carry.take();
+        let ended = self.try_body.last().is_some_and(|t| t.1.is_none()) && !self.emitted[end];
+        match (again, left) {
+            (Ok(stmts), Some(left)) if ended => {
+                if let Some(t) = self.try_body.last_mut() {
+                    t.1 = Some(end);
+                }
+                Some((stmts, left))
+            }
+            _ => {
+                (
+                    self.visits,
+                    self.emitted,
+                    self.bottom_test_seen,
+                    self.late_returns,
+                ) = first;
+                if let Some(t) = self.try_body.last_mut() {
+                    t.1 = found;
+                }
+                None
+            }
+        }
+    }
+}

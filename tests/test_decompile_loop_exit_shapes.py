@@ -32,6 +32,7 @@ IDENTICAL = {
     "threaded_break_behind_test": ALL,
     "threaded_break_for_else": ALL,
     "copied_return_after_raising_else": ALL - {10},
+    "break_first_in_try_in_loop": ALL,
 }
 
 

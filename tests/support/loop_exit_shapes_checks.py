@@ -93,6 +93,15 @@ CASES = {
         "    return first\n",
         [([], 1, None), ([5], 1, None), ([5], 1, KeyError("x"))],
     ),
+    # 3.13+: `for x in it: break` first in a try body: the try's range ends after the `break`'s
+    # pop of the iterator, whose jump (threaded to the outer loop's header) is a block of its own
+    # (session 15; refused before: "the stack went below the statement's base")
+    "break_first_in_try_in_loop": (
+        "def run(items):\n    n = 0\n    for item in items:\n        try:\n"
+        "            for x in item:\n                break\n        except ValueError:\n"
+        "            n += 1\n    return n\n",
+        [([[1], []],), ([[1], 5],), ([],)],
+    ),
 }
 
 

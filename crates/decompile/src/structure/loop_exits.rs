@@ -268,11 +268,19 @@ impl Structurer<'_> {
                 _ => None,
             }
         };
+        // (3.13+: the `break`'s jump in a block of its own after the pop, where a try body's
+        // exception range ends between them)
+        let fall_jump = |x: usize| -> Option<usize> {
+            let n = self.only_fall(x)?;
+            let lone = self.lone_instr(n)?;
+            (lone.op.flow == Flow::Jump).then(|| one_jump(n)).flatten()
+        };
         // (3.10 / 3.11 are left to their own readings)
         let v = self.code.version;
+        let way_on = one_jump(b).or_else(|| fall_jump(b));
         let jumps_on = (v >= PyVersion::V3_12 || v <= PyVersion::V3_9)
-            && one_jump(b).is_some()
-            && one_jump(b) == one_jump(exit);
+            && way_on.is_some()
+            && way_on == one_jump(exit);
         if b == exit || !(jumps_on || leaves(exit) && leaves(b)) {
             return None;
         }
@@ -288,6 +296,33 @@ impl Structurer<'_> {
         if start >= ins.len() {
             return None;
         }
+        // (3.13+: the pop last in its block, its jump the next block's only code, where the jump
+        // starts with the iterator gone: a `break` after the statements before it, `for x in
+        // it: break` in a try body whose range ends after the pop)
+        let header = lp?.header;
+        if jumps_on
+            && one_jump(b).is_none()
+            && ins.len() > start + 1
+            && ins
+                .last()
+                .is_some_and(|i| matches!(i.op.name, "POP_TOP" | "POP_ITER"))
+            && self.only_fall(b).is_some_and(|c| {
+                let (dc, dh) = (self.entry_depth[c], self.entry_depth[header]);
+                dc.is_some() && dc.map(|d| d + 1) == dh
+            })
+        {
+            let start = ins.len() - 1;
+            let xi = self.instrs(exit);
+            let pops = xi
+                .iter()
+                .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
+                .count();
+            // (the exit found past its pops, or with them)
+            let split = (pops == 0 || xi.first().is_some_and(|i| i.op.name == "END_FOR"))
+                && xi.len() == pops + 1
+                && xi.last().is_some_and(|i| i.op.flow == Flow::Jump);
+            return split.then_some(start);
+        }
         if start > 0 && self.copy_of_block(b, start, exit) {
             return Some(start);
         }
@@ -302,19 +337,27 @@ impl Structurer<'_> {
         let same = |x: &&framejit_bytecode::Instr, y: &&framejit_bytecode::Instr| {
             super::same_code_instr(x, y)
         };
+        // (the pop alone, its jump in the next block: the exit's code after its pops only the
+        // jump to the same place)
+        let split = jumps_on
+            && tail.len() == 1
+            && one_jump(b).is_none()
+            && xi.len() == pops + 1
+            && xi.last().is_some_and(|i| i.op.flow == Flow::Jump);
         let copied = pops > 0
             && xi.first().is_some_and(|i| i.op.name == "END_FOR")
             && matches!(tail.first(), Some(i) if matches!(i.op.name, "POP_TOP" | "POP_ITER"))
-            && tail.len() - 1 == xi.len() - pops
-            && tail[1..]
-                .iter()
-                .zip(&xi[pops..])
-                .enumerate()
-                .all(|(k, (x, y))| {
-                    // (the final jumps, which `jumps_on` found going to one place, differ in their
-                    // relative arguments)
-                    same(x, y) || jumps_on && k + 2 == tail.len() && x.op.flow == Flow::Jump
-                })
+            && (split
+                || tail.len() - 1 == xi.len() - pops
+                    && tail[1..]
+                        .iter()
+                        .zip(&xi[pops..])
+                        .enumerate()
+                        .all(|(k, (x, y))| {
+                            // (the final jumps, which `jumps_on` found going to one place, differ
+                            // in their relative arguments)
+                            same(x, y) || jumps_on && k + 2 == tail.len() && x.op.flow == Flow::Jump
+                        }))
             && (!jumps_on || self.entry_depth[b] == self.entry_depth[lp?.header]);
         copied.then_some(start)
     }

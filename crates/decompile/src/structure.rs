@@ -2986,13 +2986,15 @@ impl<'a> Structurer<'a> {
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
         let late_before = self.late_returns;
-        let first = (!spill && self.legacy.is_none()).then(|| {
-            (
-                self.visits.clone(),
-                self.emitted.clone(),
-                self.bottom_test_seen,
-            )
-        });
+        // (not a finally body: the ways out of the body run its copies, outside the range)
+        let first =
+            (!spill && self.legacy.is_none() && self.has_except_clauses(h, cleanup)).then(|| {
+                (
+                    self.visits.clone(),
+                    self.emitted.clone(),
+                    self.bottom_test_seen,
+                )
+            });
         let mut body = self.region_taking_carry(b, None, base, kept, lp);
         let mut body_left = self.stop_carry.take().unwrap_or_default();
         // (an arm inside the body that ran on past the body's end: read again, stopping there,
@@ -3253,21 +3255,13 @@ impl<'a> Structurer<'a> {
         let is_marker =
             |s: &Stmt, m: &str| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == m);
         let exc = || vec![Val::Expr(Expr::name(EXC))];
-        let names: Vec<&str> = self.instrs(h).iter().map(|i| i.op.name).collect();
         // (a test of this handler's own clauses, covered by its cleanup: not one of a try nested
         // in a finally body)
         if self.is_star_handler(h, cleanup) {
             let (clauses, finalbody, tails) = self.star_clauses(h, cleanup, end, base, lp)?;
             return Ok((clauses, finalbody, tails, Vec::new()));
         }
-        let has_match = (h..cleanup).any(|x| {
-            self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
-                && self
-                    .instrs(x)
-                    .iter()
-                    .any(|i| i.op.name == "CHECK_EXC_MATCH")
-        });
-        if !has_match && names.get(1) != Some(&"POP_TOP") {
+        if !self.has_except_clauses(h, cleanup) {
             // finally: the handler runs the body then re-raises
             // (the exception stays on the stack under the body's statements, for the RERAISE)
             let mut fin_base = base.to_vec();

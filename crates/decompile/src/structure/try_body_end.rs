@@ -10,11 +10,26 @@
 //! The body's end is then the one block outside the range that its covered code reaches by a
 //! normal edge and that is no way out of it (a loop's header or exit, a `return` of a constant,
 //! a line marker leading back in, code that only leaves the function). Where the first reading put
-//! that block inside the body, the body is read again with the region stopping there.
+//! that block inside the body, the body is read again with the region stopping there. (Only for
+//! except clauses: a finally statement's ways out run copies of its body outside the range.)
 
 use super::{EdgeKind, LoopCtx, Structurer};
 
 impl Structurer<'_> {
+    /// 3.11+: does handler `h` (cleanup block `cleanup`) hold except clauses (a test of the
+    /// exception against a class, of this handler's own, or a bare `except:` popping it), rather
+    /// than a finally body?
+    pub(super) fn has_except_clauses(&self, h: usize, cleanup: usize) -> bool {
+        let tests = (h..cleanup).any(|x| {
+            self.cfg.blocks[x].handler.map(|c| c.0) == Some(cleanup)
+                && self
+                    .instrs(x)
+                    .iter()
+                    .any(|i| i.op.name == "CHECK_EXC_MATCH")
+        });
+        tests || self.instrs(h).get(1).map(|i| i.op.name) == Some("POP_TOP")
+    }
+
     /// The one block where the body of the try statement starting at `b` (handler `h`) goes on
     /// past its range, as above; `None` where there is none or more than one.
     pub(super) fn try_body_end(&self, b: usize, h: usize, lp: Option<&LoopCtx>) -> Option<usize> {

@@ -141,6 +141,34 @@ def test_the_skeleton_knows_super_where_the_module_names_it(minor) -> None:
     assert p.stdout.split() == ["True", "False"]
 
 
+BORROW_CHECK = """
+import sys
+sys.path.insert(0, "tests/support")
+import types
+from decompile_sweep import normalized
+
+def fn(src):
+    m = compile(src, "<t>", "exec")
+    return next(c for c in m.co_consts if isinstance(c, types.CodeType))
+
+# two lines: `a` plain, `b` borrowed, apart; one line: fused, neither borrowed
+two = fn("def f(a, b):\\n    return g(a,\\n             b.c)\\n")
+one = fn("def f(a, b):\\n    return g(a, b.c)\\n")
+other = fn("def f(a, b):\\n    return g(b, a.c)\\n")
+print(normalized(two) == normalized(one), normalized(two) == normalized(other))
+"""
+
+
+def test_a_pair_of_loads_borrowed_by_line_compares_as_fused() -> None:
+    # 3.14 fuses two local loads only on one line, and borrows a fused pair only where it may
+    # borrow both: the same source on two lines borrows one load of the pair
+    from conftest import interpreter, run_python
+
+    p = run_python(interpreter(14), "-c", BORROW_CHECK)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "False"]
+
+
 def test_a_method_with_free_variables_is_compiled_in_a_class() -> None:
     # a method named like a global it reads (test_random: `def random(self): ... random.Random...`)
     # must not become a local of the skeleton's function, which the method would then read as a cell

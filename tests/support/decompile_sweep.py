@@ -72,6 +72,34 @@ def unfused(instrs: list) -> list:
     return out
 
 
+LOADS = ("LOAD_FAST", "LOAD_FAST_BORROW")
+
+
+def mixed_pairs(instrs: list, index: dict) -> set:
+    """3.14: the positions of two adjacent local loads, one borrowed and one not, that the compiler
+    would have fused had they been on one line. It fuses two loads into LOAD_FAST_LOAD_FAST (or
+    its borrowing form, for two borrowed loads) only on one line, and borrows a fused pair only
+    where it may borrow both: on one line `f(a, b.c)` loads both plainly, on two lines `b` alone
+    is borrowed. A line-number fact: such a pair is compared as two plain loads. Pairs are taken
+    as the compiler takes them, left to right; a load another instruction jumps to, or one whose
+    slot does not fit the fused form's four bits, is no second half."""
+    out: set = set()
+    k = 0
+    while k + 1 < len(instrs):
+        a, b = instrs[k], instrs[k + 1]
+        slots = (getattr(a, "arg", None), getattr(b, "arg", None))
+        fusable = (a.opname in LOADS and b.opname in LOADS and a.offset >= 0 and b.offset >= 0
+                   and None not in slots and max(slots) < 16
+                   and not getattr(b, "is_jump_target", False))
+        if fusable:
+            if a.opname != b.opname:
+                out.update((k, k + 1))
+            k += 2
+        else:
+            k += 1
+    return out
+
+
 def normalized(code: types.CodeType) -> list:
     """(opname, argument) per instruction; jumps by the index of their target, code constants by name;
     superinstructions as the instructions they fuse (see SUPER)."""
@@ -84,7 +112,12 @@ def normalized(code: types.CodeType) -> list:
         own = next((str(i.argval) for k, i in enumerate(instrs[:-1])
                     if i.opname == "LOAD_CONST" and instrs[k + 1].argval == "__qualname__"), None)
     out = []
+    unborrowed = mixed_pairs(instrs, index)
     for k, i in enumerate(instrs):
+        if k in unborrowed:
+            # (two local loads on different lines, one borrowed: fused, as on one line, neither is)
+            out.append(("LOAD_FAST", (type(i.argval).__name__, const_key(i.argval))))
+            continue
         if i.opname == "LOAD_FAST_BORROW" and k > 0 and instrs[k - 1].opname == "STORE_FAST":
             # 3.14 borrows a load after a store only where the two are not fused (STORE_FAST_LOAD_FAST
             # has no borrowing form), that is where they are on different lines: a line-number fact

@@ -151,10 +151,14 @@ def fn(src):
     m = compile(src, "<t>", "exec")
     return next(c for c in m.co_consts if isinstance(c, types.CodeType))
 
-# two lines: `a` plain, `b` borrowed, apart; one line: fused, neither borrowed
-two = fn("def f(a, b):\\n    return g(a,\\n             b.c)\\n")
-one = fn("def f(a, b):\\n    return g(a, b.c)\\n")
-other = fn("def f(a, b):\\n    return g(b, a.c)\\n")
+# two lines: `a` plain (it waits across the branch), `b` borrowed, apart; one line: fused,
+# neither borrowed
+two = fn("def f(a, b, y):\\n    return g(a,\\n             b.c, 1 if y else 2)\\n")
+one = fn("def f(a, b, y):\\n    return g(a, b.c, 1 if y else 2)\\n")
+other = fn("def f(a, b, y):\\n    return g(b, a.c, 1 if y else 2)\\n")
+import dis
+ops = [i.opname for i in dis.get_instructions(two)]
+assert "LOAD_FAST" in ops and "LOAD_FAST_BORROW" in ops, ops
 print(normalized(two) == normalized(one), normalized(two) == normalized(other))
 """
 

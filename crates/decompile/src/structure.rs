@@ -1575,7 +1575,13 @@ impl<'a> Structurer<'a> {
                 Exit::Exit
                     if out[out.len() - n_stmts..].iter().any(|s| {
                         matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::WITH_EXIT)
-                    }) && with_exits::late_code_after_exit(&self.instrs(b), false, self.legacy.is_some()) =>
+                    }) && {
+                        let ins = self.instrs(b);
+                        let legacy = self.legacy.is_some();
+                        // (an `async with`'s exit call awaited in the blocks before this one)
+                        with_exits::late_code_after_exit(&ins, false, legacy)
+                            || (!legacy && with_exits::late_code_after_awaited_exit(&ins, false))
+                    } =>
                 {
                     return Err(self.err(
                         "a way out of a with body that runs code after its exit call",

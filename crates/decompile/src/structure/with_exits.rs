@@ -190,6 +190,20 @@ pub(super) fn late_code_after_exit(
     })
 }
 
+/// [`late_code_after_exit`] for a block that starts where an awaited exit call's await loop ends
+/// (3.12+ END_SEND, then the POP_TOP of the call's result; 3.11 that POP_TOP alone): the call
+/// itself was in the blocks before, the code from the pop on is what runs after it.
+pub(super) fn late_code_after_awaited_exit(
+    ins: &[&framejit_bytecode::Instr],
+    local_ok: bool,
+) -> bool {
+    let skip = usize::from(ins.first().is_some_and(|i| i.op.name == "END_SEND"));
+    match ins.get(skip) {
+        Some(i) if i.op.name == "POP_TOP" => late_code_after_exit(&ins[skip + 1..], true, local_ok),
+        _ => false,
+    }
+}
+
 /// [`late_code_after_exit`] for the last statement of `ins`, a block run after an exit call: the
 /// instructions after the last one that ends a statement compute no value but a constant.
 fn late_leaving_value(ins: &[&framejit_bytecode::Instr], local_ok: bool) -> bool {
@@ -504,10 +518,14 @@ impl Structurer<'_> {
         }
         // (alike by statements where both read, as 3.14's LOAD_FAST_BORROW and LOAD_FAST_CHECK
         // of one name do; else by instructions)
+        // (a test read so makes no statement: code that branches, such as the bottom test of a
+        // `while` loop the suppressed way goes on to, is compared by instructions)
         let read = |ins: &[&framejit_bytecode::Instr]| {
             let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
             for i in ins {
-                sim.step(i).ok()?;
+                if let Some(Exit::Branch { .. } | Exit::ForIter { .. }) = sim.step(i).ok()? {
+                    return None;
+                }
             }
             Some(sim.out)
         };

@@ -71,59 +71,6 @@ fn global_raise(s: &Stmt) -> Option<Option<Expr>> {
     }
 }
 
-/// Does every way through `stmts` leave (`return`, `raise`, `break`, `continue`, a `while True:`
-/// without a `break` of its own)? Judged on the statements' shape only; `false` where unsure.
-fn never_completes(stmts: &[Stmt]) -> bool {
-    match stmts.last() {
-        Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue) => true,
-        Some(Stmt::If { body, orelse, .. }) => never_completes(body) && never_completes(orelse),
-        Some(Stmt::While { test, body, orelse }) => {
-            orelse.is_empty()
-                && matches!(
-                    test,
-                    Expr::Constant {
-                        value: Constant::Bool(true),
-                        ..
-                    }
-                )
-                && !breaks(body)
-        }
-        _ => false,
-    }
-}
-
-/// Does `stmts` hold a `break` of the loop it is the body of (not of a loop nested in it)?
-/// Conservative: any statement with bodies that is not a loop is searched.
-fn breaks(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Break => true,
-        Stmt::While { orelse, .. } | Stmt::For { orelse, .. } | Stmt::AsyncFor { orelse, .. } => {
-            breaks(orelse)
-        }
-        Stmt::If { body, orelse, .. } => breaks(body) || breaks(orelse),
-        Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => breaks(body),
-        Stmt::Try {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        }
-        | Stmt::TryStar {
-            body,
-            handlers,
-            orelse,
-            finalbody,
-        } => {
-            breaks(body)
-                || handlers.iter().any(|h| breaks(&h.body))
-                || breaks(orelse)
-                || breaks(finalbody)
-        }
-        Stmt::Match { cases, .. } => cases.iter().any(|c| breaks(&c.body)),
-        _ => false,
-    })
-}
-
 /// Fold the asserts of `body` (see the module's comment); `global_name`: 3.8, whose assert raises
 /// the global `AssertionError`, in code where that name is not local.
 pub(crate) fn fold(body: &mut Vec<Stmt>, global_name: bool) {
@@ -154,31 +101,6 @@ pub(crate) fn fold(body: &mut Vec<Stmt>, global_name: bool) {
             body[i] = Stmt::Assert { test, msg };
             // (what runs when the test holds comes next, and is folded in turn)
             body.splice(i + 1..i + 1, orelse);
-            i += 1;
-            continue;
-        }
-        // `if T: B` whose B never completes, then the assert's raise: `assert T, msg` then B (when
-        // T holds B runs and leaves, else the raise runs: the assert), as 3.12+ lay an assert
-        // out where the code after it ends by leaving (the raise jumped over to the rest, or
-        // moved past it)
-        let rest_arm = match (&body[i], body.get(i + 1).and_then(assert_raise)) {
-            (
-                Stmt::If {
-                    body: arm, orelse, ..
-                },
-                Some(msg),
-            ) if orelse.is_empty() && never_completes(arm) => Some(msg),
-            _ => None,
-        };
-        if let Some(msg) = rest_arm {
-            let Stmt::If {
-                test, body: arm, ..
-            } = std::mem::replace(&mut body[i], Stmt::Pass)
-            else {
-                continue;
-            };
-            body[i] = Stmt::Assert { test, msg };
-            body.splice(i + 1..i + 2, arm);
             i += 1;
             continue;
         }
@@ -254,57 +176,6 @@ mod tests {
                 },
             ]
         );
-    }
-
-    #[test]
-    fn leaving_arm_before_the_raise_follows_the_assert() {
-        let ret = Stmt::Return {
-            value: Some(Expr::name("x")),
-        };
-        let forever = Stmt::While {
-            test: Expr::constant(Constant::Bool(true)),
-            body: vec![call("a"), ret.clone()],
-            orelse: Vec::new(),
-        };
-        for arm in [vec![call("a"), ret.clone()], vec![forever]] {
-            let mut body = vec![
-                Stmt::If {
-                    test: Expr::name("t"),
-                    body: arm.clone(),
-                    orelse: Vec::new(),
-                },
-                raise_marker(Some(Expr::name("m"))),
-            ];
-            fold(&mut body, false);
-            let mut want = vec![Stmt::Assert {
-                test: Expr::name("t"),
-                msg: Some(Expr::name("m")),
-            }];
-            want.extend(arm);
-            assert_eq!(body, want);
-        }
-        // an arm that may complete (a loop with a `break`, a plain call) keeps the `if`
-        let breaking = Stmt::While {
-            test: Expr::constant(Constant::Bool(true)),
-            body: vec![Stmt::If {
-                test: Expr::name("u"),
-                body: vec![Stmt::Break],
-                orelse: Vec::new(),
-            }],
-            orelse: Vec::new(),
-        };
-        for arm in [vec![breaking], vec![call("a")]] {
-            let mut body = vec![
-                Stmt::If {
-                    test: Expr::name("t"),
-                    body: arm,
-                    orelse: Vec::new(),
-                },
-                raise_marker(None),
-            ];
-            fold(&mut body, false);
-            assert!(matches!(body[0], Stmt::If { .. }), "{body:?}");
-        }
     }
 
     #[test]

@@ -102,6 +102,18 @@ CASES = {
         "            n += 1\n    return n\n",
         [([[1], []],), ([[1], 5],), ([],)],
     ),
+    # 3.11-3.13: every way out of a `while True:` inside its try body (the `break`s lead to the
+    # function's end, copied): the arm before the `break` was taken for the code after the loop,
+    # and the try statement came out twice (logging.handlers.QueueListener._monitor; refused
+    # until session 15)
+    "every_exit_in_try_body": (
+        "def run(a, done):\n    a = Feed(a)\n    log = []\n    while True:\n        try:\n"
+        "            record = a()\n            if record == 'stop':\n                if done:\n"
+        "                    log.append('done')\n                break\n            log.append(record)\n"
+        "            if done:\n                log.append('task')\n        except RuntimeError:\n"
+        "            break\n    return log\n",
+        [([1, 2, "stop"], True), ([1], False), ([ValueError], True), (["stop"], False)],
+    ),
 }
 
 

@@ -3454,6 +3454,10 @@ impl<'a> Structurer<'a> {
             }
             if !same.is_empty() {
                 exits = same;
+            } else if let Some(x) = self.exit_past_level(&exits, level, &lp.body) {
+                // (every way out inside a try body of the loop: where they lead at the loop's
+                // level, the code after it)
+                exits = vec![x];
             } else if self.code.version == framejit_bytecode::PyVersion::V3_11
                 && self.handler_break_exit(header, &lp.body).is_some()
             {

@@ -673,3 +673,48 @@ impl Structurer<'_> {
         copied.then_some(k)
     }
 }
+
+impl Structurer<'_> {
+    /// 3.11+: where none of a loop's ways out `exits` is at the loop statement's own handler
+    /// level `level` (all lie inside a try body in the loop: `while True: try: ... if c: g();
+    /// break`, the loop's exit being the function's end), the one block at that level they all
+    /// lead to, through blocks outside the loop's `body` and that level: the code after the loop
+    /// (the compiler's copy of a `return None` there); `None` where there is none or more.
+    pub(super) fn exit_past_level(
+        &self,
+        exits: &[usize],
+        level: Option<usize>,
+        body: &[usize],
+    ) -> Option<usize> {
+        if self.legacy.is_some() || exits.is_empty() {
+            return None;
+        }
+        let at = |e: usize| self.cfg.blocks[e].handler.map(|h| h.0) == level;
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut todo = exits.to_vec();
+        let mut found: Option<usize> = None;
+        let mut steps = 0;
+        while let Some(x) = todo.pop() {
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            steps += 1;
+            if steps > 64 || body.contains(&x) {
+                return None;
+            }
+            if at(x) {
+                match found {
+                    Some(y) if y != x => return None,
+                    _ => found = Some(x),
+                }
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        found
+    }
+}

@@ -18,6 +18,7 @@ DECOMPILED = {
     "continue_elif", "nested_finally_return", "except_finally_return", "finally_return",
     "finally_return_after_raise", "finally_break", "finally_continue", "finally_raises",
     "finally_raises_in_if", "return_through_raising_finally", "try_in_finally", "finally_in_finally",
+    "finally_pass", "finally_pass_return",
 }
 # per version, more cases that decompile
 MORE = {
@@ -60,3 +61,6 @@ def test_finally_exits_decompile(minor: int) -> None:
         r = cases[name]
         if minor >= 11 or name not in {"continue_in_for", "return_in_body"}:
             assert r["identical"] or not r["decompiled"] or r["behaviour"] == "equal", name
+    # (an empty finally body, 3.11+: the very instructions)
+    for name in ("finally_pass", "finally_pass_return"):
+        assert cases[name]["identical"] or minor < 11, (name, cases[name].get("source"))

@@ -33,6 +33,20 @@ def boom(x):
 '''
 
 CASES = '''
+def finally_pass(x):
+    # an empty finally body: its copies on the ways out are empty (3.11+ refused it until
+    # session 15, looking for a `pass` before the implicit `return None`)
+    try:
+        boom(x)
+    finally:
+        pass
+
+def finally_pass_return(x):
+    try:
+        return boom(x)
+    finally:
+        pass
+
 def continue_in_for(xs):
     log = []
     for x in xs:

@@ -3110,13 +3110,18 @@ impl<'a> Structurer<'a> {
             }
         }
         let stmt = if let Some(finalbody) = finalbody {
+            // (`finally: pass` compiles to nothing: its copies are empty)
+            let fin_copy: &[Stmt] = match finalbody.as_slice() {
+                [Stmt::Pass] => &[],
+                f => f,
+            };
             // the normal path runs the copy of the finally body, then what follows the statement
             // (in the same block when nothing jumps there)
             // (none when the body never comes out of its range normally: every way out is a
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                let next = self.normal_copy_tails(&rest, &finalbody, end, base, lp);
+                let next = self.normal_copy_tails(&rest, fin_copy, end, base, lp);
                 let Some(next) = next else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
                 };
@@ -3137,18 +3142,18 @@ impl<'a> Structurer<'a> {
             // (a way out that the normal path's copy and others fall into: after the statement)
             let mut stripped = false;
             if no_normal_path && after_try.is_empty() && end.is_none() {
-                if let Some(exit) = finally_exits::normal_path_exit(&mut body, &finalbody) {
+                if let Some(exit) = finally_exits::normal_path_exit(&mut body, fin_copy) {
                     after_try.push(exit);
                     stripped = true;
                 }
             }
-            if !stripped && !strip_finally_copies(&mut body, &finalbody) {
+            if !stripped && !strip_finally_copies(&mut body, fin_copy) {
                 return Err(self.err("an exit from a try body without the finally body's copy"));
             }
             // a finally body that ends by raising: its copies before the body's ways out end the
             // code there (the return / break after them is dead and gone), so no copy may be left
             if matches!(finalbody.last(), Some(Stmt::Raise { .. }))
-                && except_exit::ends_with_copy(&body, &finalbody)
+                && except_exit::ends_with_copy(&body, fin_copy)
             {
                 return Err(self.err("a try body left through a finally body that raises"));
             }

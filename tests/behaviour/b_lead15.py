@@ -104,6 +104,22 @@ def assert_then_return(x, limit):
     return -x
 
 
+def return_through_finally_around_except(x, log):
+    # test_sys' _run_remote_exec_test (3.14): the `return` value waits through the copy of the
+    # enclosing finally body, which lies outside the except statement's range too; it is no end
+    # of that try body (a first version of the session-15 rule read it as one and refused)
+    try:
+        try:
+            v = 10 // x
+            return v, len(log)
+        except ZeroDivisionError:
+            log.append("zero")
+    finally:
+        if log:
+            log.append("fin")
+    return "after", log
+
+
 CASES = {
     "raise_arm_then_else": [
         (["a", "skip", "b"], {"a": "x", "b": "y"}),
@@ -132,6 +148,7 @@ CASES = {
         ("ab", {"str_ascii_iterator", "str_iterator", "tuple_iterator"}),
     ],
     "assert_then_return": [(1, 5), (0, 5), (6, 5)],
+    "return_through_finally_around_except": [(2, []), (0, []), (5, ["x"]), (0, ["y"]), ("a", [])],
     "return_arm_then_else": [
         (None, {}),
         ("a", {}),

@@ -9,7 +9,8 @@
 //!
 //! The body's end is then the one block outside the range that its covered code reaches by a
 //! normal edge and that is no way out of it (a loop's header or exit, a `return` of a constant,
-//! a line marker leading back in, code that only leaves the function). Where the first reading put
+//! a line marker leading back in, code that only leaves the function, code entered with a value
+//! carried on, such as a `return` value through an enclosing finally body's copy). Where the first reading put
 //! that block inside the body, the body is read again with the region stopping there. (Only for
 //! except clauses: a finally statement's ways out run copies of its body outside the range.)
 
@@ -54,7 +55,12 @@ impl Structurer<'_> {
                     todo.push(t);
                     continue;
                 }
-                if self.is_body_exit(t, lp) || self.only_leaves(self.fall_chain_end(t)) {
+                // (nor a way out that carries a value on, a `return` value waiting through the
+                // copy of an enclosing finally body: the body's end is at the body's depth)
+                if self.is_body_exit(t, lp)
+                    || self.only_leaves(self.fall_chain_end(t))
+                    || self.entry_depth[t] != self.entry_depth[b]
+                {
                     continue;
                 }
                 match end {

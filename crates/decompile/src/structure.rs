@@ -1968,6 +1968,9 @@ impl<'a> Structurer<'a> {
         } else {
             local
         };
+        // (≤3.9: `if c: raise` whose raise is the last instruction before the taken arm has no
+        // `else:`, whatever else the arms' ways out say; `legacy_layout`)
+        let local = self.legacy_raise_ends_if(fall, taken, local);
         let (merge, fall_first) = match local.or(ipdom) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the

@@ -33,6 +33,24 @@ impl Structurer<'_> {
             .is_some_and(|i| i.op.name == "RAISE_VARARGS")
     }
 
+    /// The join `local` found for a branch inside a loop (where the arms' ways out meet, or the
+    /// enclosing region's stop), overridden by the layout of [`Self::legacy_raise_without_else`]:
+    /// the compiler writes a jump past an `else:` after a body that ends by raising, so a raise
+    /// right before the taken arm means there was none, and the taken arm is the code after the
+    /// statement (`if b: raise X` then `y()` in a loop body's `if`, not `else: y()`). Both
+    /// readings run the same; only the jumps differ.
+    pub(super) fn legacy_raise_ends_if(
+        &self,
+        fall: usize,
+        taken: usize,
+        local: Option<usize>,
+    ) -> Option<usize> {
+        match local {
+            Some(m) if m > taken && self.legacy_raise_without_else(fall, taken) => Some(taken),
+            l => l,
+        }
+    }
+
     /// `if c: B  else: E` whose body B, laid out first, ends by raising (or jumping): the jump past E the
     /// compiler writes after the raise is there, dead, right before E (3.9 keeps it, and
     /// legacy_layout38 keeps it for 3.8). Where the arms never meet: `Some(merge)`, E being the

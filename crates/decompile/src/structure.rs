@@ -1968,9 +1968,6 @@ impl<'a> Structurer<'a> {
         } else {
             local
         };
-        // (≤3.9: `if c: raise` whose raise is the last instruction before the taken arm has no
-        // `else:`, whatever else the arms' ways out say; `legacy_layout`)
-        let local = self.legacy_raise_ends_if(fall, taken, local);
         let (merge, fall_first) = match local.or(ipdom) {
             Some(m) => (Some(m), true),
             // an arm that sometimes leaves (`if c: raise`) inside it: no block post-dominates the
@@ -2032,6 +2029,12 @@ impl<'a> Structurer<'a> {
             (Some(taken), true)
         } else {
             (merge, fall_first)
+        };
+        // (≤3.9: `if c: raise` / `break` / `continue` whose last instruction is right before the
+        // taken arm has no `else:`, wherever else the arms were found to meet; `legacy_layout`)
+        let (merge, fall_first) = match self.legacy_leaving_ends_if(fall, taken, merge, lp) {
+            m if m != merge => (m, true),
+            _ => (merge, fall_first),
         };
         let merge = self.merge_past_tests(b, merge, lp);
         // (3.10+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)

@@ -34,21 +34,56 @@ impl Structurer<'_> {
     }
 
     /// The join `local` found for a branch inside a loop (where the arms' ways out meet, or the
-    /// enclosing region's stop), overridden by the layout of [`Self::legacy_raise_without_else`]:
-    /// the compiler writes a jump past an `else:` after a body that ends by raising, so a raise
-    /// right before the taken arm means there was none, and the taken arm is the code after the
-    /// statement (`if b: raise X` then `y()` in a loop body's `if`, not `else: y()`). Both
-    /// readings run the same; only the jumps differ.
-    pub(super) fn legacy_raise_ends_if(
+    /// enclosing region's stop), overridden by the layout: the compiler writes a jump past an
+    /// `else:` after a body that ends by raising, `break` or `continue` (dead, and kept: the
+    /// peephole optimizer drops dead code only after a `return`), so such a body's last
+    /// instruction right before the taken arm means there was none, and the taken arm is the code
+    /// after the statement (`if b: raise X` / `if b: continue` then `y()` in a loop body's `if`,
+    /// not `else: y()`). Both readings run the same; only the jumps differ.
+    pub(super) fn legacy_leaving_ends_if(
         &self,
         fall: usize,
         taken: usize,
         local: Option<usize>,
+        lp: Option<&LoopCtx>,
     ) -> Option<usize> {
         match local {
-            Some(m) if m > taken && self.legacy_raise_without_else(fall, taken) => Some(taken),
+            Some(m)
+                if m > taken
+                    && (self.legacy_raise_without_else(fall, taken)
+                        || self.legacy_break_without_else(fall, taken, None, lp)
+                        || self.legacy_continue_without_else(fall, taken, lp)) =>
+            {
+                Some(taken)
+            }
             l => l,
         }
+    }
+
+    /// ≤3.9 `if c: ... continue` with no `else:`: the block laid out right before the taken arm,
+    /// reached, ends with the body's jump back to the loop's header. (With an `else:`, the
+    /// compiler's jump past it would follow, dead; an `if c: X  else: E` ending the loop body,
+    /// its jump past E threaded to the header, compiles as `if c: X; continue` then E.)
+    fn legacy_continue_without_else(
+        &self,
+        fall: usize,
+        taken: usize,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        let Some(ctx) = lp else { return false };
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall >= taken {
+            return false;
+        }
+        let before = taken - 1;
+        if before < fall || (self.cfg.blocks[before].preds.is_empty() && before != fall) {
+            return false;
+        }
+        self.instrs(before)
+            .last()
+            .is_some_and(|i| i.op.name == "JUMP_ABSOLUTE")
+            && self
+                .succ(before, crate::flow::EdgeKind::Jump)
+                .is_some_and(|t| self.resolve_jumps(t) == ctx.header)
     }
 
     /// `if c: B  else: E` whose body B, laid out first, ends by raising (or jumping): the jump past E the

@@ -52,7 +52,7 @@ impl Structurer<'_> {
                 if m > taken
                     && (self.legacy_raise_without_else(fall, taken)
                         || self.legacy_break_without_else(fall, taken, None, lp)
-                        || self.legacy_continue_without_else(fall, taken, lp)) =>
+                        || self.legacy_continue_without_else(fall, taken, m, lp)) =>
             {
                 Some(taken)
             }
@@ -62,16 +62,28 @@ impl Structurer<'_> {
 
     /// ≤3.9 `if c: ... continue` with no `else:`: the block laid out right before the taken arm,
     /// reached, ends with the body's jump back to the loop's header. (With an `else:`, the
-    /// compiler's jump past it would follow, dead; an `if c: X  else: E` ending the loop body,
-    /// its jump past E threaded to the header, compiles as `if c: X; continue` then E.)
+    /// compiler's jump past it would follow, dead.) Only where the arms were found to meet at a
+    /// block inside the loop body (`merge`, an enclosing statement's end, not the body's closing
+    /// jump back to the header): an `if c: X  else: E`
+    /// ending the loop body has its jump past E threaded to the header, the same instructions
+    /// as `if c: X; continue` then E, and is read as the former.
     fn legacy_continue_without_else(
         &self,
         fall: usize,
         taken: usize,
+        merge: usize,
         lp: Option<&LoopCtx>,
     ) -> bool {
         let Some(ctx) = lp else { return false };
-        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall >= taken {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9
+            || fall >= taken
+            || self.resolve_jumps(merge) == ctx.header
+            || Some(merge) == ctx.exit
+            || Some(merge) == ctx.else_at
+            || self
+                .loop_at(ctx.header)
+                .is_none_or(|l| !l.body.contains(&merge))
+        {
             return false;
         }
         let before = taken - 1;

@@ -35,6 +35,7 @@ mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
 mod legacy_join;
+mod legacy_latch;
 mod legacy_layout;
 mod legacy_loop_exits;
 mod legacy_try_end;
@@ -2144,6 +2145,11 @@ impl<'a> Structurer<'a> {
                 orelse: then,
             });
         } else {
+            // (≤3.9: `else: pass`, a jump past it to the next instruction; `legacy_layout`)
+            let orelse = match orelse.is_empty() && fall_first && merge == Some(taken) {
+                true if self.legacy_empty_else(fall, taken) => vec![Stmt::Pass],
+                _ => orelse,
+            };
             out.push(Stmt::If {
                 test,
                 body: or_pass(then),
@@ -3530,6 +3536,9 @@ impl<'a> Structurer<'a> {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
         strip_tail_continue(&mut stmts);
+        if self.legacy_dead_latch(&ctx) {
+            legacy_latch::restore_last_continue(&mut stmts);
+        }
         let guarded = cond.is_some();
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
         let orelse = match (exit, else_brk) {
@@ -3634,6 +3643,9 @@ impl<'a> Structurer<'a> {
         };
         with_item.remove(0);
         strip_tail_continue(&mut with_item);
+        if self.legacy_dead_latch(&ctx) {
+            legacy_latch::restore_last_continue(&mut with_item);
+        }
         // On exhaustion the stack holds what FOR_ITER's jump leaves: what was under the iterator and,
         // 3.12+, values that END_FOR and its kin pop in the exit block.
         let mut carry: Vec<Val> = stack[..stack.len().saturating_sub(1)].to_vec();

@@ -60,6 +60,24 @@ impl Structurer<'_> {
         }
     }
 
+    /// ≤3.9 `if c: B  else: pass`: B's last block, laid out right before the taken arm, ends with
+    /// a JUMP_FORWARD to it, the next instruction. The compiler writes that jump past an `else:`
+    /// only (3.8 / 3.9 keep it though it goes nowhere; 3.10 removes it): the `else:` compiled to
+    /// nothing. Written without it, the jump is not there.
+    pub(super) fn legacy_empty_else(&self, fall: usize, taken: usize) -> bool {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall >= taken {
+            return false;
+        }
+        let before = taken - 1;
+        if before < fall || (self.cfg.blocks[before].preds.is_empty() && before != fall) {
+            return false;
+        }
+        self.instrs(before)
+            .last()
+            .is_some_and(|i| i.op.name == "JUMP_FORWARD")
+            && self.succ(before, crate::flow::EdgeKind::Jump) == Some(taken)
+    }
+
     /// ≤3.9 `if c: ... continue` with no `else:`: the block laid out right before the taken arm,
     /// reached, ends with the body's jump back to the loop's header. (With an `else:`, the
     /// compiler's jump past it would follow, dead.) Only where the arms were found to meet at a

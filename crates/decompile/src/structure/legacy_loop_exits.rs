@@ -59,10 +59,12 @@ impl Structurer<'_> {
             // (3.8 drops the dead END_FINALLY after a bare `except:`: the body's normal path
             // follows)
             let layout_end = x + 1 == a || self.clause_layout_end(x + 1);
-            // (a clause that left by `break` / `raise` still has its way out after it, dead)
-            let dead_to_header = self
-                .legacy_dead_clause_exit(x, h)
-                .is_some_and(|t| self.resolve_jumps(t) == ctx.header);
+            // (a clause that left by `break` / `raise` still has its way out after it, dead;
+            // where the body's normal path goes on to an `else:` part, not straight back)
+            let dead_to_header = self.resolve_jumps(a) != ctx.header
+                && self
+                    .legacy_dead_clause_exit(x, h)
+                    .is_some_and(|t| self.resolve_jumps(t) == ctx.header);
             ((pops && to_header && lg.running[x] == Some(h)) || dead_to_header) && layout_end
         });
         closes.then_some(ctx.header)

@@ -72,9 +72,18 @@ impl Structurer<'_> {
         if before < fall || (self.cfg.blocks[before].preds.is_empty() && before != fall) {
             return false;
         }
-        self.instrs(before)
-            .last()
-            .is_some_and(|i| i.op.name == "JUMP_FORWARD")
+        // (B's own block, entered from B: not the cleanup of a chained comparison in the test,
+        // POP_TOP and a jump to the next instruction, entered from the test's blocks)
+        let in_body = before == fall
+            || self.cfg.blocks[before]
+                .preds
+                .iter()
+                .all(|&p| p >= fall && p < before);
+        in_body
+            && self
+                .instrs(before)
+                .last()
+                .is_some_and(|i| i.op.name == "JUMP_FORWARD")
             && self.succ(before, crate::flow::EdgeKind::Jump) == Some(taken)
     }
 

@@ -175,6 +175,28 @@ def f_chain_compare_pass(x, log):
         log.append("small")
     return x
 
+def f_if_bare_clause_then_raise(x, log):
+    msg = "m"
+    if x > 0:
+        try:
+            msg = msg % risky(x, log)
+        except:
+            msg = "caught"
+    raise SyntaxError(msg)
+
+def f_clause_raises_in_if_with_else(x, log):
+    if x >= 0:
+        try:
+            risky(x, log)
+        except KeyError:
+            log.append("key")
+        except:
+            log.append("other")
+            raise
+    else:
+        log.append("negative")
+    return x
+
 def f_if_else_ends_loop(x, log):
     ok = True
     for d in [x, 0, x + 1, 3]:

@@ -47,9 +47,17 @@ impl Structurer<'_> {
         local: Option<usize>,
         lp: Option<&LoopCtx>,
     ) -> Option<usize> {
+        // (not a raise / jump inside an except clause the body opened: its own dead end after it,
+        // and the dead jump past an `else:`, are gone from 3.8's lowering with the clauses' dead
+        // END_FINALLY)
+        let same_handler = self
+            .legacy
+            .as_ref()
+            .is_some_and(|lg| taken > fall && lg.running.get(taken - 1) == lg.running.get(fall));
         match local {
             Some(m)
                 if m > taken
+                    && same_handler
                     && (self.legacy_raise_without_else(fall, taken)
                         || self.legacy_break_without_else(fall, taken, None, lp)
                         || self.legacy_continue_without_else(fall, taken, m, lp)) =>
@@ -79,12 +87,16 @@ impl Structurer<'_> {
                 .preds
                 .iter()
                 .all(|&p| p >= fall && p < before);
-        in_body
-            && self
-                .instrs(before)
-                .last()
-                .is_some_and(|i| i.op.name == "JUMP_FORWARD")
-            && self.succ(before, crate::flow::EdgeKind::Jump) == Some(taken)
+        // (nor a clause's or a try body's own way out, POP_EXCEPT / POP_BLOCK and the jump to the
+        // statement's end: 3.8's lowering drops the dead END_FINALLY after a bare `except:` that
+        // stood between)
+        let names: Vec<&str> = self.instrs(before).iter().map(|i| i.op.name).collect();
+        let own_jump = match names[..] {
+            [.., "POP_EXCEPT" | "POP_BLOCK", "JUMP_FORWARD"] => false,
+            [.., "JUMP_FORWARD"] => true,
+            _ => false,
+        };
+        in_body && own_jump && self.succ(before, crate::flow::EdgeKind::Jump) == Some(taken)
     }
 
     /// ≤3.9 `if c: ... continue` with no `else:`: the block laid out right before the taken arm,

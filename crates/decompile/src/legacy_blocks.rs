@@ -929,10 +929,14 @@ impl Structurer<'_> {
                 let e = self.legacy_exit_jump(e, &reference);
                 // (≤3.9: the clauses go on past an `else:` part that leaves, or whose arms meet
                 // the clauses' way on only there: the statement ends where they go on)
-                Some(
-                    self.legacy_else_past(e, &self.clause_exits(h, lp))
-                        .unwrap_or(e),
-                )
+                // (3.9: clauses that all left still name it in their dead ways out)
+                let exits = self.clause_exits(h, lp);
+                let exits = if exits.is_empty() {
+                    self.legacy_dead_clause_exits(h, lp)
+                } else {
+                    exits
+                };
+                Some(self.legacy_else_past(e, &exits).unwrap_or(e))
             }
             f => f,
         }

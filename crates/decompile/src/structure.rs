@@ -35,6 +35,7 @@ mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
 mod legacy_join;
+mod legacy_latch;
 mod legacy_layout;
 mod legacy_loop_exits;
 mod legacy_try_end;
@@ -2037,6 +2038,12 @@ impl<'a> Structurer<'a> {
         } else {
             (merge, fall_first)
         };
+        // (≤3.9: `if c: raise` / `break` / `continue` whose last instruction is right before the
+        // taken arm has no `else:`, wherever else the arms were found to meet; `legacy_layout`)
+        let (merge, fall_first) = match self.legacy_leaving_ends_if(fall, taken, merge, lp) {
+            m if m != merge => (m, true),
+            _ => (merge, fall_first),
+        };
         let merge = self.merge_past_tests(b, merge, lp);
         // (3.10+ `if c: break` whose `break` is the loop's exit, copied: the rest is after it)
         let (merge, fall_first) = if merge == Some(fall) && self.break_then_rest(fall, taken, lp) {
@@ -2145,6 +2152,11 @@ impl<'a> Structurer<'a> {
                 orelse: then,
             });
         } else {
+            // (≤3.9: `else: pass`, a jump past it to the next instruction; `legacy_layout`)
+            let orelse = match orelse.is_empty() && fall_first && merge == Some(taken) {
+                true if self.legacy_empty_else(fall, taken) => vec![Stmt::Pass],
+                _ => orelse,
+            };
             out.push(Stmt::If {
                 test,
                 body: or_pass(then),
@@ -3549,6 +3561,9 @@ impl<'a> Structurer<'a> {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
         strip_tail_continue(&mut stmts);
+        if self.legacy_dead_latch(&ctx) {
+            legacy_latch::restore_last_continue(&mut stmts);
+        }
         let guarded = cond.is_some();
         let test = cond.unwrap_or_else(|| Expr::constant(Constant::Bool(true)));
         let orelse = match (exit, else_brk) {
@@ -3653,6 +3668,9 @@ impl<'a> Structurer<'a> {
         };
         with_item.remove(0);
         strip_tail_continue(&mut with_item);
+        if self.legacy_dead_latch(&ctx) {
+            legacy_latch::restore_last_continue(&mut with_item);
+        }
         // On exhaustion the stack holds what FOR_ITER's jump leaves: what was under the iterator and,
         // 3.12+, values that END_FOR and its kin pop in the exit block.
         let mut carry: Vec<Val> = stack[..stack.len().saturating_sub(1)].to_vec();

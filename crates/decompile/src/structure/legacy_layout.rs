@@ -33,6 +33,110 @@ impl Structurer<'_> {
             .is_some_and(|i| i.op.name == "RAISE_VARARGS")
     }
 
+    /// The join `local` found for a branch inside a loop (where the arms' ways out meet, or the
+    /// enclosing region's stop), overridden by the layout: the compiler writes a jump past an
+    /// `else:` after a body that ends by raising, `break` or `continue` (dead, and kept: the
+    /// peephole optimizer drops dead code only after a `return`), so such a body's last
+    /// instruction right before the taken arm means there was none, and the taken arm is the code
+    /// after the statement (`if b: raise X` / `if b: continue` then `y()` in a loop body's `if`,
+    /// not `else: y()`). Both readings run the same; only the jumps differ.
+    pub(super) fn legacy_leaving_ends_if(
+        &self,
+        fall: usize,
+        taken: usize,
+        local: Option<usize>,
+        lp: Option<&LoopCtx>,
+    ) -> Option<usize> {
+        // (not a raise / jump inside an except clause the body opened: its own dead end after it,
+        // and the dead jump past an `else:`, are gone from 3.8's lowering with the clauses' dead
+        // END_FINALLY)
+        let same_handler = self
+            .legacy
+            .as_ref()
+            .is_some_and(|lg| taken > fall && lg.running.get(taken - 1) == lg.running.get(fall));
+        match local {
+            Some(m)
+                if m > taken
+                    && same_handler
+                    && (self.legacy_raise_without_else(fall, taken)
+                        || self.legacy_break_without_else(fall, taken, None, lp)
+                        || self.legacy_continue_without_else(fall, taken, m, lp)) =>
+            {
+                Some(taken)
+            }
+            l => l,
+        }
+    }
+
+    /// ≤3.9 `if c: B  else: pass`: B's last block, laid out right before the taken arm, ends with
+    /// a JUMP_FORWARD to it, the next instruction. The compiler writes that jump past an `else:`
+    /// only (3.8 / 3.9 keep it though it goes nowhere; 3.10 removes it): the `else:` compiled to
+    /// nothing. Written without it, the jump is not there.
+    pub(super) fn legacy_empty_else(&self, fall: usize, taken: usize) -> bool {
+        if self.code.version > framejit_bytecode::PyVersion::V3_9 || fall >= taken {
+            return false;
+        }
+        let before = taken - 1;
+        if before < fall || (self.cfg.blocks[before].preds.is_empty() && before != fall) {
+            return false;
+        }
+        // (B's own block, entered from B: not the cleanup of a chained comparison in the test,
+        // POP_TOP and a jump to the next instruction, entered from the test's blocks)
+        let in_body = before == fall
+            || self.cfg.blocks[before]
+                .preds
+                .iter()
+                .all(|&p| p >= fall && p < before);
+        // (nor a clause's or a try body's own way out, POP_EXCEPT / POP_BLOCK and the jump to the
+        // statement's end: 3.8's lowering drops the dead END_FINALLY after a bare `except:` that
+        // stood between)
+        let names: Vec<&str> = self.instrs(before).iter().map(|i| i.op.name).collect();
+        let own_jump = match names[..] {
+            [.., "POP_EXCEPT" | "POP_BLOCK", "JUMP_FORWARD"] => false,
+            [.., "JUMP_FORWARD"] => true,
+            _ => false,
+        };
+        in_body && own_jump && self.succ(before, crate::flow::EdgeKind::Jump) == Some(taken)
+    }
+
+    /// ≤3.9 `if c: ... continue` with no `else:`: the block laid out right before the taken arm,
+    /// reached, ends with the body's jump back to the loop's header. (With an `else:`, the
+    /// compiler's jump past it would follow, dead.) Only where the arms were found to meet at a
+    /// block inside the loop body (`merge`, an enclosing statement's end, not the body's closing
+    /// jump back to the header): an `if c: X  else: E`
+    /// ending the loop body has its jump past E threaded to the header, the same instructions
+    /// as `if c: X; continue` then E, and is read as the former.
+    fn legacy_continue_without_else(
+        &self,
+        fall: usize,
+        taken: usize,
+        merge: usize,
+        lp: Option<&LoopCtx>,
+    ) -> bool {
+        let Some(ctx) = lp else { return false };
+        if self.code.version > framejit_bytecode::PyVersion::V3_9
+            || fall >= taken
+            || self.resolve_jumps(merge) == ctx.header
+            || Some(merge) == ctx.exit
+            || Some(merge) == ctx.else_at
+            || self
+                .loop_at(ctx.header)
+                .is_none_or(|l| !l.body.contains(&merge))
+        {
+            return false;
+        }
+        let before = taken - 1;
+        if before < fall || (self.cfg.blocks[before].preds.is_empty() && before != fall) {
+            return false;
+        }
+        self.instrs(before)
+            .last()
+            .is_some_and(|i| i.op.name == "JUMP_ABSOLUTE")
+            && self
+                .succ(before, crate::flow::EdgeKind::Jump)
+                .is_some_and(|t| self.resolve_jumps(t) == ctx.header)
+    }
+
     /// `if c: B  else: E` whose body B, laid out first, ends by raising (or jumping): the jump past E the
     /// compiler writes after the raise is there, dead, right before E (3.9 keeps it, and
     /// legacy_layout38 keeps it for 3.8). Where the arms never meet: `Some(merge)`, E being the

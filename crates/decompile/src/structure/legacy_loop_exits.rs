@@ -59,9 +59,59 @@ impl Structurer<'_> {
             // (3.8 drops the dead END_FINALLY after a bare `except:`: the body's normal path
             // follows)
             let layout_end = x + 1 == a || self.clause_layout_end(x + 1);
-            pops && to_header && lg.running[x] == Some(h) && layout_end
+            // (a clause that left by `break` / `raise` still has its way out after it, dead;
+            // where the body's normal path goes on to an `else:` part, not straight back)
+            let dead_to_header = self.resolve_jumps(a) != ctx.header
+                && self
+                    .legacy_dead_clause_exit(x, h)
+                    .is_some_and(|t| self.resolve_jumps(t) == ctx.header);
+            ((pops && to_header && lg.running[x] == Some(h)) || dead_to_header) && layout_end
         });
         closes.then_some(ctx.header)
+    }
+
+    /// ≤3.9: the block a clause's own way out at `x` jumps to, where the clause of handler `h`
+    /// laid out right before it left (`break`, `raise`): the compiler still writes POP_EXCEPT and
+    /// the jump to the statement's end after the clause's body, unreachable (its edges are cut,
+    /// `dead_clause_end`), so the jump's label says where the statement ended.
+    pub(super) fn legacy_dead_clause_exit(&self, x: usize, h: usize) -> Option<usize> {
+        let lg = self.legacy.as_ref()?;
+        if self.code.version != framejit_bytecode::PyVersion::V3_9
+            || x == 0
+            || !self.cfg.blocks[x].preds.is_empty()
+            || lg.running[x - 1] != Some(h)
+            || self.cfg.blocks[x - 1].preds.is_empty()
+        {
+            return None;
+        }
+        let label = match self.instrs(x)[..] {
+            [p, j]
+                if p.op.name == "POP_EXCEPT"
+                    && matches!(j.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE") =>
+            {
+                j.target()?
+            }
+            _ => return None,
+        };
+        self.cfg
+            .blocks
+            .iter()
+            .position(|b| b.labels.contains(&label))
+    }
+
+    /// The blocks the dead ways out of handler `h`'s clauses name
+    /// ([`Self::legacy_dead_clause_exit`]), not a loop's header or exit.
+    pub(super) fn legacy_dead_clause_exits(&self, h: usize, lp: Option<&LoopCtx>) -> Vec<usize> {
+        let in_loop = |x: usize| lp.is_some_and(|c| c.header == x || c.exit == Some(x));
+        let mut out: Vec<usize> = Vec::new();
+        for x in 0..self.cfg.blocks.len() {
+            if let Some(t) = self.legacy_dead_clause_exit(x, h) {
+                if !in_loop(self.resolve_jumps(t)) && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
     }
 
     /// Is `y`, the block after a clause's way out, what the compiler lays out after a clause's

@@ -63,7 +63,16 @@ pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
     if !matches!(stmts.last(), Some(Stmt::Return { .. })) {
         return;
     }
-    let Some(i) = stmts.iter().rposition(candidate) else {
+    // (an `if` whose body ends by raising had no `else:` where the layout shows none: its
+    // `else:` would have left a dead jump after the raise, read as that `else:` when the `if` was
+    // structured, `legacy_raise_then_else`; so an earlier candidate is the one the code after
+    // belongs to, `if a: return x  else: ...; if c: raise E; return y`)
+    let raises = |s: &Stmt| matches!(s, Stmt::If { body, .. } if matches!(body.last(), Some(Stmt::Raise { .. })));
+    let Some(i) = stmts
+        .iter()
+        .rposition(|s| candidate(s) && !raises(s))
+        .or_else(|| stmts.iter().rposition(candidate))
+    else {
         return;
     };
     if i + 1 >= stmts.len() {

@@ -1300,7 +1300,7 @@ impl<'a> Sim<'a> {
         if !self.spilling() {
             // (only a POP_TOP reads the value it pops, and only whether it does work: asked before
             // the step, with no copy of the value)
-            let popped_costs = ins.op.name == "POP_TOP"
+            let popped_costs = ins.op.id == ids::POP_TOP
                 && matches!(self.stack.last(), Some(Val::Expr(e)) if spill::costs(e, self.code.version));
             let exit = self.step_one(ins)?;
             // a computation waiting on the stack would be lost (a return or raise) or run after
@@ -1308,9 +1308,9 @@ impl<'a> Sim<'a> {
             // (a value computed before a try or with body's range ended and returned after the
             // cleanup, a finally body's copy or the exit call, is the compiler's: it was computed
             // in an earlier block, which the range's end split off)
-            let left_behind = match (&exit, ins.op.name) {
+            let left_behind = match (&exit, ins.op.id) {
                 (Some(Exit::Exit), _) => Some(false),
-                (None, "POP_TOP") => popped_costs.then_some(true),
+                (None, ids::POP_TOP) => popped_costs.then_some(true),
                 _ => None,
             };
             if left_behind.is_some_and(|this_block| self.pending_work(this_block)) {
@@ -1367,10 +1367,10 @@ impl<'a> Sim<'a> {
         self.statement_boundary();
         let was_copy = std::mem::take(&mut self.last_was_copy);
         let prev = std::mem::replace(&mut self.prev, (name, raw));
-        if matches!(name, "TO_BOOL" | "NOT_TAKEN") {
+        if matches!(ins.op.id, ids::TO_BOOL | ids::NOT_TAKEN) {
             self.last_was_copy = was_copy;
         }
-        if (name == "COPY" && raw == 1) || name == "DUP_TOP" {
+        if (ins.op.id == ids::COPY && raw == 1) || ins.op.id == ids::DUP_TOP {
             self.last_was_copy = true;
         }
         match ins.op.id {

@@ -2159,16 +2159,19 @@ impl<'a> Sim<'a> {
             }
             ids::LOAD_FAST | ids::LOAD_FAST_CHECK | ids::LOAD_FAST_BORROW => {
                 let n = self.local(ins, raw)?;
-                self.push(self.fast_load(&n));
+                self.push(self.fast_load(n));
             }
             ids::LOAD_FAST_LOAD_FAST | ids::LOAD_FAST_BORROW_LOAD_FAST_BORROW => {
                 let (a, b) = (self.local(ins, raw >> 4)?, self.local(ins, raw & 15)?);
-                self.push(self.fast_load(&a));
-                self.push(self.fast_load(&b));
+                self.push(self.fast_load(a));
+                self.push(self.fast_load(b));
             }
             ids::LOAD_NAME => {
                 let n = self.name(ins, raw)?;
-                self.push(Expr::name(&n));
+                self.push(Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Load,
+                });
             }
             ids::LOAD_GLOBAL => {
                 let shift = match ins.op.arg {
@@ -2182,7 +2185,10 @@ impl<'a> Sim<'a> {
                 {
                     self.stack.push(Val::Null);
                 }
-                self.push(Expr::name(&n));
+                self.push(Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Load,
+                });
                 if shift > 0
                     && raw & 1 == 1
                     && self.code.version >= framejit_bytecode::PyVersion::V3_13
@@ -2198,7 +2204,10 @@ impl<'a> Sim<'a> {
             }
             ids::LOAD_DEREF | ids::LOAD_CLASSDEREF => {
                 let n = self.deref(ins, raw)?;
-                self.push(Expr::name(&n));
+                self.push(Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Load,
+                });
             }
             ids::LOAD_ATTR | ids::LOAD_METHOD => {
                 let shift = match ins.op.arg {

@@ -626,8 +626,8 @@ const ITEM: &str = "\u{0}for-item";
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         cond_sense::set_version(code.version);
-        if let Some(cfg) = straight::single_block(&code.bytecode) {
-            return Structurer::straight(code, cfg);
+        if let Some((cfg, instrs)) = straight::single_block(&code.bytecode) {
+            return Structurer::straight(code, cfg, instrs);
         }
         let mut cfg = Cfg::build(&code.bytecode);
         dead_clause_end::cut_dead_clause_ends(code, &mut cfg);
@@ -702,15 +702,12 @@ impl<'a> Structurer<'a> {
 
     /// The structurer of straight-line code, `cfg` its one block with no edge
     /// (`straight::single_block`): the graph's facts are those of one block, not computed.
-    fn straight(code: &'a CodeInput, mut cfg: Cfg) -> Self {
+    fn straight(code: &'a CodeInput, mut cfg: Cfg, instrs: Vec<&'a Instr>) -> Self {
         // (≤3.10: the block-stack walk still runs, for its errors; a block with no edge has none
         // of the copies and handlers the other set-up passes rewrite)
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
-        let block_instrs = block_instrs::Instrs::split(
-            code.bytecode.items.len(),
-            std::iter::once(code.bytecode.instrs()),
-        );
+        let block_instrs = vec![block_instrs::Instrs::whole(instrs)];
         // (the depth at the code's start; read only at blocks that edges reach or loops head,
         // which one block with no edge is not)
         let entry_depth = vec![Some(0)];

@@ -8,7 +8,8 @@
 //! code object's: only the graph's set-up is skipped.
 
 use framejit_bytecode::opcode::Flow;
-use framejit_bytecode::{Bytecode, Item};
+use framejit_bytecode::opcodes::ids;
+use framejit_bytecode::{Bytecode, Instr, Item};
 
 use crate::flow::{Block, Cfg};
 
@@ -18,24 +19,28 @@ use crate::flow::{Block, Cfg};
 /// target, its fall-through into a next block and its covering handler: with no label, no range,
 /// no jump instruction anywhere, and no exit or POP_BLOCK before the last instruction, there is
 /// one block, and none of those edges.
-pub(super) fn single_block(bc: &Bytecode) -> Option<Cfg> {
+/// With the graph, the block's instructions in order (every item is one).
+pub(super) fn single_block(bc: &Bytecode) -> Option<(Cfg, Vec<&Instr>)> {
     let n = bc.items.len();
     if n == 0 {
         return None;
     }
+    let mut instrs = Vec::with_capacity(n);
     for (i, item) in bc.items.iter().enumerate() {
         let Item::Instr(ins) = item else {
             return None;
         };
-        if ins.op.is_jump() || ins.target().is_some() || ins.op.name == "FOR_ITER" {
+        if ins.op.is_jump()
+            || ins.target().is_some()
+            || ins.op.id == ids::FOR_ITER
+            || (i + 1 != n
+                && (matches!(ins.op.flow, Flow::Exit | Flow::Jump) || ins.op.id == ids::POP_BLOCK))
+        {
             return None;
         }
-        let ends = matches!(ins.op.flow, Flow::Exit | Flow::Jump) || ins.op.name == "POP_BLOCK";
-        if ends && i + 1 != n {
-            return None;
-        }
+        instrs.push(ins);
     }
-    Some(Cfg {
+    let cfg = Cfg {
         blocks: vec![Block {
             instrs: (0..n).collect(),
             labels: Vec::new(),
@@ -43,13 +48,14 @@ pub(super) fn single_block(bc: &Bytecode) -> Option<Cfg> {
             preds: Vec::new(),
             handler: None,
         }],
-    })
+    };
+    Some((cfg, instrs))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use framejit_bytecode::{Instr, PyVersion};
+    use framejit_bytecode::PyVersion;
 
     fn code(version: PyVersion, names: &[&str]) -> Bytecode {
         let t = framejit_bytecode::opcode::table(version);
@@ -87,9 +93,10 @@ mod tests {
         ];
         for names in cases {
             let bc = code(v, names);
-            let fast = single_block(&bc).expect("straight-line");
+            let (fast, instrs) = single_block(&bc).expect("straight-line");
             let built = Cfg::build(&bc);
             assert_eq!(fast.blocks, built.blocks, "{names:?}");
+            assert!(instrs.iter().copied().eq(bc.instrs()), "{names:?}");
         }
     }
 

@@ -72,3 +72,28 @@ def test_check_reports_a_stale_table(tmp_path):
     )
     assert proc.returncode == 1
     assert "-// stale" in proc.stdout
+
+
+def test_generated_ids_are_current():
+    """The opcode ids (opcodes/ids.rs) are what `--ids` writes from OPCODE_NAMES."""
+    proc = subprocess.run(
+        [sys.executable, GENERATOR, "--ids", "--check"], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stdout[-20000:] + proc.stderr[-5000:]
+
+
+def test_ids_check_reports_stale_ids(tmp_path):
+    """--ids --check fails (with a diff) when the committed ids differ."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    with open(GENERATOR, encoding="utf-8") as f:
+        (tools / "gen_opcodes.py").write_text(f.read(), encoding="utf-8")
+    out_dir = tmp_path / "crates" / "bytecode" / "src" / "opcodes"
+    out_dir.mkdir(parents=True)
+    with open(os.path.join(ROOT, "crates", "bytecode", "src", "opcodes", "ids.rs"), encoding="utf-8") as f:
+        (out_dir / "ids.rs").write_text(f.read().replace("pub const NOP: u16", "pub const NOP_: u16"), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(tools / "gen_opcodes.py"), "--ids", "--check"], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 1
+    assert "-pub const NOP_: u16" in proc.stdout

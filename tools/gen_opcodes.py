@@ -5,6 +5,7 @@ Run it once under each supported interpreter (3.8 to 3.14):
 
     python3.X tools/gen_opcodes.py            # (re)write the table of 3.X
     python3.X tools/gen_opcodes.py --check    # exit 1 with a diff if the committed table differs
+    python3 tools/gen_opcodes.py --ids [--check]  # the opcode ids (opcodes/ids.rs), from OPCODE_NAMES
 
 Standard library only. Every fact comes from the running interpreter's `opcode` and `dis` modules, and
 every fact that those modules do not state directly is checked against the interpreter's own `dis`:
@@ -40,6 +41,104 @@ OUT = os.path.join(ROOT, "crates", "bytecode", "src", "opcodes", "v3_%d.rs" % MI
 # Data that dis does not state.
 
 LAST = 14
+
+# Every opcode name of 3.8-3.14, each once: an opcode's `id` in the tables is its position here, the
+# same number in every version (the decompiler matches on it instead of comparing names). Append-only:
+# a name a new version brings goes at the end, so the ids already written stay what they are.
+OPCODE_NAMES = [
+    "POP_TOP", "ROT_TWO", "ROT_THREE", "DUP_TOP", "DUP_TOP_TWO", "ROT_FOUR", "NOP",
+    "UNARY_POSITIVE", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "BINARY_MATRIX_MULTIPLY",
+    "INPLACE_MATRIX_MULTIPLY", "BINARY_POWER", "BINARY_MULTIPLY", "BINARY_MODULO", "BINARY_ADD",
+    "BINARY_SUBTRACT", "BINARY_SUBSCR", "BINARY_FLOOR_DIVIDE", "BINARY_TRUE_DIVIDE",
+    "INPLACE_FLOOR_DIVIDE", "INPLACE_TRUE_DIVIDE", "GET_AITER", "GET_ANEXT", "BEFORE_ASYNC_WITH",
+    "BEGIN_FINALLY", "END_ASYNC_FOR", "INPLACE_ADD", "INPLACE_SUBTRACT", "INPLACE_MULTIPLY",
+    "INPLACE_MODULO", "STORE_SUBSCR", "DELETE_SUBSCR", "BINARY_LSHIFT", "BINARY_RSHIFT",
+    "BINARY_AND", "BINARY_XOR", "BINARY_OR", "INPLACE_POWER", "GET_ITER", "GET_YIELD_FROM_ITER",
+    "PRINT_EXPR", "LOAD_BUILD_CLASS", "YIELD_FROM", "GET_AWAITABLE", "INPLACE_LSHIFT",
+    "INPLACE_RSHIFT", "INPLACE_AND", "INPLACE_XOR", "INPLACE_OR", "WITH_CLEANUP_START",
+    "WITH_CLEANUP_FINISH", "RETURN_VALUE", "IMPORT_STAR", "SETUP_ANNOTATIONS", "YIELD_VALUE",
+    "POP_BLOCK", "END_FINALLY", "POP_EXCEPT", "STORE_NAME", "DELETE_NAME", "UNPACK_SEQUENCE",
+    "FOR_ITER", "UNPACK_EX", "STORE_ATTR", "DELETE_ATTR", "STORE_GLOBAL", "DELETE_GLOBAL",
+    "LOAD_CONST", "LOAD_NAME", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "LOAD_ATTR",
+    "COMPARE_OP", "IMPORT_NAME", "IMPORT_FROM", "JUMP_FORWARD", "JUMP_IF_FALSE_OR_POP",
+    "JUMP_IF_TRUE_OR_POP", "JUMP_ABSOLUTE", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "LOAD_GLOBAL",
+    "SETUP_FINALLY", "LOAD_FAST", "STORE_FAST", "DELETE_FAST", "RAISE_VARARGS", "CALL_FUNCTION",
+    "MAKE_FUNCTION", "BUILD_SLICE", "LOAD_CLOSURE", "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF",
+    "CALL_FUNCTION_KW", "CALL_FUNCTION_EX", "SETUP_WITH", "EXTENDED_ARG", "LIST_APPEND", "SET_ADD",
+    "MAP_ADD", "LOAD_CLASSDEREF", "BUILD_LIST_UNPACK", "BUILD_MAP_UNPACK",
+    "BUILD_MAP_UNPACK_WITH_CALL", "BUILD_TUPLE_UNPACK", "BUILD_SET_UNPACK", "SETUP_ASYNC_WITH",
+    "FORMAT_VALUE", "BUILD_CONST_KEY_MAP", "BUILD_STRING", "BUILD_TUPLE_UNPACK_WITH_CALL",
+    "LOAD_METHOD", "CALL_METHOD", "CALL_FINALLY", "POP_FINALLY", "RERAISE", "WITH_EXCEPT_START",
+    "LOAD_ASSERTION_ERROR", "LIST_TO_TUPLE", "IS_OP", "CONTAINS_OP", "JUMP_IF_NOT_EXC_MATCH",
+    "LIST_EXTEND", "SET_UPDATE", "DICT_MERGE", "DICT_UPDATE", "GET_LEN", "MATCH_MAPPING",
+    "MATCH_SEQUENCE", "MATCH_KEYS", "COPY_DICT_WITHOUT_KEYS", "ROT_N", "GEN_START", "MATCH_CLASS",
+    "CACHE", "PUSH_NULL", "BINARY_OP_ADAPTIVE", "BINARY_OP_ADD_FLOAT", "BINARY_OP_ADD_INT",
+    "BINARY_OP_ADD_UNICODE", "BINARY_OP_INPLACE_ADD_UNICODE", "BINARY_OP_MULTIPLY_FLOAT",
+    "BINARY_OP_MULTIPLY_INT", "BINARY_OP_SUBTRACT_FLOAT", "BINARY_OP_SUBTRACT_INT",
+    "BINARY_SUBSCR_ADAPTIVE", "BINARY_SUBSCR_DICT", "BINARY_SUBSCR_GETITEM",
+    "BINARY_SUBSCR_LIST_INT", "BINARY_SUBSCR_TUPLE_INT", "CALL_ADAPTIVE", "CALL_PY_EXACT_ARGS",
+    "CALL_PY_WITH_DEFAULTS", "COMPARE_OP_ADAPTIVE", "COMPARE_OP_FLOAT_JUMP", "COMPARE_OP_INT_JUMP",
+    "COMPARE_OP_STR_JUMP", "EXTENDED_ARG_QUICK", "PUSH_EXC_INFO", "CHECK_EXC_MATCH",
+    "CHECK_EG_MATCH", "JUMP_BACKWARD_QUICK", "LOAD_ATTR_ADAPTIVE", "LOAD_ATTR_INSTANCE_VALUE",
+    "LOAD_ATTR_MODULE", "LOAD_ATTR_SLOT", "LOAD_ATTR_WITH_HINT", "LOAD_CONST__LOAD_FAST",
+    "LOAD_FAST__LOAD_CONST", "LOAD_FAST__LOAD_FAST", "LOAD_GLOBAL_ADAPTIVE", "LOAD_GLOBAL_BUILTIN",
+    "BEFORE_WITH", "LOAD_GLOBAL_MODULE", "LOAD_METHOD_ADAPTIVE", "LOAD_METHOD_CLASS",
+    "LOAD_METHOD_MODULE", "LOAD_METHOD_NO_DICT", "LOAD_METHOD_WITH_DICT", "LOAD_METHOD_WITH_VALUES",
+    "PRECALL_ADAPTIVE", "PRECALL_BOUND_METHOD", "PRECALL_BUILTIN_CLASS",
+    "PRECALL_BUILTIN_FAST_WITH_KEYWORDS", "PRECALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
+    "PRECALL_NO_KW_BUILTIN_FAST", "RETURN_GENERATOR", "PRECALL_NO_KW_BUILTIN_O",
+    "PRECALL_NO_KW_ISINSTANCE", "PRECALL_NO_KW_LEN", "PRECALL_NO_KW_LIST_APPEND",
+    "PRECALL_NO_KW_METHOD_DESCRIPTOR_FAST", "PRECALL_NO_KW_METHOD_DESCRIPTOR_NOARGS",
+    "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR", "SWAP", "PRECALL_NO_KW_METHOD_DESCRIPTOR_O",
+    "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE", "COPY", "PRECALL_NO_KW_STR_1",
+    "BINARY_OP", "SEND", "PRECALL_NO_KW_TUPLE_1", "POP_JUMP_FORWARD_IF_NOT_NONE",
+    "POP_JUMP_FORWARD_IF_NONE", "JUMP_BACKWARD_NO_INTERRUPT", "MAKE_CELL", "JUMP_BACKWARD",
+    "PRECALL_NO_KW_TYPE_1", "PRECALL_PYFUNC", "COPY_FREE_VARS", "RESUME_QUICK", "RESUME",
+    "STORE_ATTR_ADAPTIVE", "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
+    "STORE_FAST__LOAD_FAST", "PRECALL", "STORE_FAST__STORE_FAST", "STORE_SUBSCR_ADAPTIVE",
+    "STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT", "CALL", "KW_NAMES",
+    "POP_JUMP_BACKWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_FALSE",
+    "POP_JUMP_BACKWARD_IF_TRUE", "UNPACK_SEQUENCE_ADAPTIVE", "UNPACK_SEQUENCE_LIST",
+    "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_TWO_TUPLE", "INTERPRETER_EXIT", "END_FOR", "END_SEND",
+    "RESERVED", "BINARY_SLICE", "STORE_SLICE", "CALL_BOUND_METHOD_EXACT_ARGS", "CALL_BUILTIN_CLASS",
+    "CALL_BUILTIN_FAST_WITH_KEYWORDS", "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
+    "CALL_NO_KW_BUILTIN_FAST", "CALL_NO_KW_BUILTIN_O", "CALL_NO_KW_ISINSTANCE", "CALL_NO_KW_LEN",
+    "CALL_NO_KW_LIST_APPEND", "CALL_NO_KW_METHOD_DESCRIPTOR_FAST",
+    "CALL_NO_KW_METHOD_DESCRIPTOR_NOARGS", "CALL_NO_KW_METHOD_DESCRIPTOR_O", "CALL_NO_KW_STR_1",
+    "CALL_NO_KW_TUPLE_1", "CLEANUP_THROW", "CALL_NO_KW_TYPE_1", "COMPARE_OP_FLOAT",
+    "COMPARE_OP_INT", "COMPARE_OP_STR", "FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE",
+    "FOR_ITER_GEN", "LOAD_SUPER_ATTR_ATTR", "LOAD_SUPER_ATTR_METHOD", "LOAD_ATTR_CLASS",
+    "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN", "LOAD_ATTR_PROPERTY", "LOAD_ATTR_METHOD_LAZY_DICT",
+    "LOAD_ATTR_METHOD_NO_DICT", "LOAD_ATTR_METHOD_WITH_VALUES", "LOAD_LOCALS", "RETURN_CONST",
+    "LOAD_FAST_CHECK", "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NONE", "LOAD_SUPER_ATTR",
+    "LOAD_FAST_AND_CLEAR", "SEND_GEN", "CALL_INTRINSIC_1", "CALL_INTRINSIC_2",
+    "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_FROM_DICT_OR_DEREF", "INSTRUMENTED_LOAD_SUPER_ATTR",
+    "INSTRUMENTED_POP_JUMP_IF_NONE", "INSTRUMENTED_POP_JUMP_IF_NOT_NONE", "INSTRUMENTED_RESUME",
+    "INSTRUMENTED_CALL", "INSTRUMENTED_RETURN_VALUE", "INSTRUMENTED_YIELD_VALUE",
+    "INSTRUMENTED_CALL_FUNCTION_EX", "INSTRUMENTED_JUMP_FORWARD", "INSTRUMENTED_JUMP_BACKWARD",
+    "INSTRUMENTED_RETURN_CONST", "INSTRUMENTED_FOR_ITER", "INSTRUMENTED_POP_JUMP_IF_FALSE",
+    "INSTRUMENTED_POP_JUMP_IF_TRUE", "INSTRUMENTED_END_FOR", "INSTRUMENTED_END_SEND",
+    "INSTRUMENTED_INSTRUCTION", "INSTRUMENTED_LINE", "SETUP_CLEANUP", "JUMP", "JUMP_NO_INTERRUPT",
+    "LOAD_SUPER_METHOD", "LOAD_ZERO_SUPER_METHOD", "LOAD_ZERO_SUPER_ATTR", "STORE_FAST_MAYBE_NULL",
+    "EXIT_INIT_CHECK", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "TO_BOOL", "CALL_KW", "CONVERT_VALUE",
+    "ENTER_EXECUTOR", "LOAD_FAST_LOAD_FAST", "SET_FUNCTION_ATTRIBUTE", "STORE_FAST_LOAD_FAST",
+    "STORE_FAST_STORE_FAST", "BINARY_SUBSCR_STR_INT", "CALL_ALLOC_AND_ENTER_INIT",
+    "CALL_BOUND_METHOD_GENERAL", "CALL_BUILTIN_FAST", "CALL_BUILTIN_O", "CALL_ISINSTANCE",
+    "CALL_LEN", "CALL_LIST_APPEND", "CALL_METHOD_DESCRIPTOR_FAST", "CALL_METHOD_DESCRIPTOR_NOARGS",
+    "CALL_METHOD_DESCRIPTOR_O", "CALL_NON_PY_GENERAL", "CALL_PY_GENERAL", "CALL_STR_1",
+    "CALL_TUPLE_1", "CALL_TYPE_1", "CONTAINS_OP_DICT", "CONTAINS_OP_SET",
+    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", "RESUME_CHECK",
+    "TO_BOOL_ALWAYS_TRUE", "TO_BOOL_BOOL", "TO_BOOL_INT", "TO_BOOL_LIST", "TO_BOOL_NONE",
+    "TO_BOOL_STR", "INSTRUMENTED_CALL_KW", "BUILD_TEMPLATE", "NOT_TAKEN", "POP_ITER",
+    "BUILD_INTERPOLATION", "LOAD_COMMON_CONSTANT", "LOAD_FAST_BORROW",
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "LOAD_SMALL_INT", "LOAD_SPECIAL", "BINARY_OP_EXTEND",
+    "BINARY_OP_SUBSCR_DICT", "BINARY_OP_SUBSCR_GETITEM", "BINARY_OP_SUBSCR_LIST_INT",
+    "BINARY_OP_SUBSCR_LIST_SLICE", "BINARY_OP_SUBSCR_STR_INT", "BINARY_OP_SUBSCR_TUPLE_INT",
+    "CALL_KW_BOUND_METHOD", "CALL_KW_NON_PY", "CALL_KW_PY", "JUMP_BACKWARD_JIT",
+    "JUMP_BACKWARD_NO_JIT", "LOAD_ATTR_CLASS_WITH_METACLASS_CHECK", "LOAD_CONST_IMMORTAL",
+    "LOAD_CONST_MORTAL", "INSTRUMENTED_POP_ITER", "INSTRUMENTED_NOT_TAKEN",
+    "INSTRUMENTED_END_ASYNC_FOR", "ANNOTATIONS_PLACEHOLDER", "JUMP_IF_FALSE", "JUMP_IF_TRUE",
+]
 
 # Argument meanings beyond the plain has* lists: (opname, first minor, last minor, kind).
 # kind: ("Name", shift) | ("Named", list key, shift) | ("LocalPair",) | ("Int",).
@@ -666,11 +765,15 @@ def generate():
         arg, caches, flow, eff = rows[name]
         for note in notes[name]:
             w.append("    // %s: %s" % (name, note))
+        if name not in OPCODE_NAMES:
+            raise SystemExit("gen_opcodes.py: %s is not in OPCODE_NAMES: append it there, then "
+                             "write the ids again (--ids) and this table" % name)
         w.append(
-            "    OpInfo { name: %s, code: %d, arg: %s, caches: %d, effect: %s, jump_effect: %s, "
+            "    OpInfo { name: %s, id: %d, code: %d, arg: %s, caches: %d, effect: %s, jump_effect: %s, "
             "peak: %d, flow: Flow::%s, kind: %s },"
-            % (rust_str(name), code, rust_arg(arg), caches, rust_effect(eff[0]), rust_effect(eff[1]),
-               peak_of(name), flow, rust_kind(kind, base, name, codes)))
+            % (rust_str(name), OPCODE_NAMES.index(name), code, rust_arg(arg), caches,
+               rust_effect(eff[0]), rust_effect(eff[1]), peak_of(name), flow,
+               rust_kind(kind, base, name, codes)))
     w.append("];")
     by_code = ["NO_OP"] * 256
     for i, (name, code, kind, _) in enumerate(ops):
@@ -708,31 +811,68 @@ def generate():
     return "\n".join(w) + "\n"
 
 
+IDS_OUT = os.path.join(ROOT, "crates", "bytecode", "src", "opcodes", "ids.rs")
+
+
+def generate_ids():
+    """crates/bytecode/src/opcodes/ids.rs: one constant per name of OPCODE_NAMES, its `id`."""
+    if len(set(OPCODE_NAMES)) != len(OPCODE_NAMES):
+        raise SystemExit("gen_opcodes.py: a name is twice in OPCODE_NAMES")
+    w = ["//! Opcode ids: `OpInfo::id` of each opcode name of 3.8-3.14, the same number in every",
+         "//! version, to match on instead of names. Position in `tools/gen_opcodes.py`'s OPCODE_NAMES.",
+         "//!",
+         "//! Generated by tools/gen_opcodes.py --ids (any interpreter). Do not edit by hand.",
+         "",
+         "/// Every opcode name, at its id.",
+         "#[rustfmt::skip]",
+         "pub static NAMES: [&str; %d] = [" % len(OPCODE_NAMES)]
+    line = "   "
+    for n in OPCODE_NAMES:
+        item = " %s," % rust_str(n)
+        if len(line) + len(item) > 100:
+            w.append(line)
+            line = "   "
+        line += item
+    w.append(line)
+    w.append("];")
+    w.append("")
+    for i, n in enumerate(OPCODE_NAMES):
+        w.append("pub const %s: u16 = %d;" % (n, i))
+    return "\n".join(w) + "\n"
+
+
+def write_or_check(path, text, check):
+    if check:
+        try:
+            with open(path, encoding="utf-8") as f:
+                old = f.read()
+        except OSError as e:
+            print("gen_opcodes.py --check: cannot read %s: %s" % (path, e), file=sys.stderr)
+            return 1
+        if old != text:
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), path + " (committed)", path + " (generated)"))
+            return 1
+        return 0
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    print("wrote %s (%d bytes)" % (os.path.relpath(path, ROOT), len(text)))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed table instead of writing")
     ap.add_argument("--stdout", action="store_true", help="print the table instead of writing it")
+    ap.add_argument("--ids", action="store_true", help="write (or with --check, compare) the opcode ids instead")
     args = ap.parse_args()
+    if args.ids:
+        return write_or_check(IDS_OUT, generate_ids(), args.check)
     text = generate()
     if args.stdout:
         sys.stdout.write(text)
         return 0
-    if args.check:
-        try:
-            with open(OUT, encoding="utf-8") as f:
-                old = f.read()
-        except OSError as e:
-            print("gen_opcodes.py --check: cannot read %s: %s" % (OUT, e), file=sys.stderr)
-            return 1
-        if old != text:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), OUT + " (committed)", OUT + " (generated)"))
-            return 1
-        return 0
-    with open(OUT, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    print("wrote %s (%d bytes)" % (os.path.relpath(OUT, ROOT), len(text)))
-    return 0
+    return write_or_check(OUT, text, args.check)
 
 
 if __name__ == "__main__":

@@ -125,20 +125,26 @@ pub fn jump_target(ins: &RawInstr) -> Option<i64> {
 pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
     let raws = raw_instructions(version, tables.code)?;
     let units = tables.code.len() / 2;
+    // (code with no jump and no exception table, straight-line code, has no label and no range:
+    // the per-unit lists below that only serve those are not made for it)
+    let placed = !tables.exceptiontable.is_empty() || raws.iter().any(|r| r.op.jump().is_some());
+    let per_unit = if placed { units + 1 } else { 0 };
 
     // Which code units start an instruction (index into raws + 1; 0 for none).
-    let mut starts = vec![0u32; units + 1];
-    for (n, r) in raws.iter().enumerate() {
-        starts[r.start as usize] = n as u32 + 1;
+    let mut starts = vec![0u32; per_unit];
+    if placed {
+        for (n, r) in raws.iter().enumerate() {
+            starts[r.start as usize] = n as u32 + 1;
+        }
     }
     let is_boundary = |unit: i64| -> bool {
         unit == units as i64 || (unit >= 0 && (unit as usize) < units && starts[unit as usize] != 0)
     };
 
     // Labels: one per distinct jump target or handler, numbered by position.
-    let mut label_at = vec![u32::MAX; units + 1];
-    let mut targets: Vec<Option<u32>> = Vec::with_capacity(raws.len());
-    for r in &raws {
+    let mut label_at = vec![u32::MAX; per_unit];
+    let mut targets: Vec<Option<u32>> = Vec::with_capacity(if placed { raws.len() } else { 0 });
+    for r in raws.iter().filter(|_| placed) {
         match jump_target(r) {
             None => targets.push(None),
             Some(t) => {
@@ -206,6 +212,9 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
 
     bc.items.reserve(raws.len() + entries.len() * 2 + 8);
     let push_markers = |bc: &mut Bytecode, unit: usize| {
+        if !placed {
+            return;
+        }
         if ends.get(unit) == Some(&true) {
             bc.items.push(Item::TryEnd);
         }
@@ -220,10 +229,10 @@ pub fn decode(version: PyVersion, tables: CodeTables<'_>) -> Result<Bytecode> {
             }));
         }
     };
-    for (r, target) in raws.iter().zip(&targets) {
+    for (k, r) in raws.iter().enumerate() {
         push_markers(&mut bc, r.start as usize);
-        let arg = match target {
-            Some(t) => Arg::Jump(Label(label_at[*t as usize])),
+        let arg = match targets.get(k).copied().flatten() {
+            Some(t) => Arg::Jump(Label(label_at[t as usize])),
             None => Arg::Raw(r.arg),
         };
         let loc = locs

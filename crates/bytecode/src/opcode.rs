@@ -158,6 +158,9 @@ pub enum OpKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpInfo {
     pub name: &'static str,
+    /// The same number for the same name in every version ([`crate::opcodes::ids`]): what the
+    /// decompiler matches on, cheaper than comparing names.
+    pub id: u16,
     /// The opcode number; ≥ 256 only for pseudo-opcodes.
     pub code: u16,
     pub arg: ArgKind,

@@ -8,6 +8,7 @@ use crate::ast::{
 use crate::error::DecompileError;
 use crate::input::{CodeInput, Const};
 use framejit_bytecode::opcode::ArgKind;
+use framejit_bytecode::opcodes::ids;
 use framejit_bytecode::{Arg, Instr, PyVersion};
 
 mod annotations;
@@ -1299,7 +1300,7 @@ impl<'a> Sim<'a> {
         if !self.spilling() {
             // (only a POP_TOP reads the value it pops, and only whether it does work: asked before
             // the step, with no copy of the value)
-            let popped_costs = ins.op.name == "POP_TOP"
+            let popped_costs = ins.op.id == ids::POP_TOP
                 && matches!(self.stack.last(), Some(Val::Expr(e)) if spill::costs(e, self.code.version));
             let exit = self.step_one(ins)?;
             // a computation waiting on the stack would be lost (a return or raise) or run after
@@ -1307,9 +1308,9 @@ impl<'a> Sim<'a> {
             // (a value computed before a try or with body's range ended and returned after the
             // cleanup, a finally body's copy or the exit call, is the compiler's: it was computed
             // in an earlier block, which the range's end split off)
-            let left_behind = match (&exit, ins.op.name) {
+            let left_behind = match (&exit, ins.op.id) {
                 (Some(Exit::Exit), _) => Some(false),
-                (None, "POP_TOP") => popped_costs.then_some(true),
+                (None, ids::POP_TOP) => popped_costs.then_some(true),
                 _ => None,
             };
             if left_behind.is_some_and(|this_block| self.pending_work(this_block)) {
@@ -1366,27 +1367,34 @@ impl<'a> Sim<'a> {
         self.statement_boundary();
         let was_copy = std::mem::take(&mut self.last_was_copy);
         let prev = std::mem::replace(&mut self.prev, (name, raw));
-        if matches!(name, "TO_BOOL" | "NOT_TAKEN") {
+        if matches!(ins.op.id, ids::TO_BOOL | ids::NOT_TAKEN) {
             self.last_was_copy = was_copy;
         }
-        if (name == "COPY" && raw == 1) || name == "DUP_TOP" {
+        if (ins.op.id == ids::COPY && raw == 1) || ins.op.id == ids::DUP_TOP {
             self.last_was_copy = true;
         }
-        match name {
-            "NOP" | "RESUME" | "CACHE" | "EXTENDED_ARG" | "COPY_FREE_VARS" | "MAKE_CELL"
-            | "GEN_START" | "SETUP_ANNOTATIONS" | "NOT_TAKEN" => {}
+        match ins.op.id {
+            ids::NOP
+            | ids::RESUME
+            | ids::CACHE
+            | ids::EXTENDED_ARG
+            | ids::COPY_FREE_VARS
+            | ids::MAKE_CELL
+            | ids::GEN_START
+            | ids::SETUP_ANNOTATIONS
+            | ids::NOT_TAKEN => {}
             // ≤3.10 block setups are structured before a block runs (structure/legacy_blocks.rs);
             // POP_BLOCK ends a protected range and moves no value
-            "POP_BLOCK" => {}
+            ids::POP_BLOCK => {}
             // ≤3.10 `return x` in an except clause moves x under the saved exception that POP_EXCEPT
             // drops; those three values are not on the symbolic stack, so x stays where it is
-            "ROT_FOUR" if self.next_op == Some("POP_EXCEPT") => self.value_under_except = true,
+            ids::ROT_FOUR if self.next_op == Some("POP_EXCEPT") => self.value_under_except = true,
             // 3.11+ the same with SWAP (`return x` in an except clause)
-            "SWAP" if self.next_op == Some("POP_EXCEPT") => {
+            ids::SWAP if self.next_op == Some("POP_EXCEPT") => {
                 self.swap_under_saved_exc(ins, raw as usize)?
             }
             // ≤3.10 `except T:`: DUP_TOP of the exception type, T, then a jump unless it matches
-            "JUMP_IF_NOT_EXC_MATCH" => {
+            ids::JUMP_IF_NOT_EXC_MATCH => {
                 let t = self.pop_expr(ins)?;
                 self.pop_expr(ins)?;
                 return Ok(Some(Exit::Branch {
@@ -1400,7 +1408,7 @@ impl<'a> Sim<'a> {
                     copy: false,
                 }));
             }
-            "COMPARE_OP" if Self::named(ins, raw) == Some("exception match") => {
+            ids::COMPARE_OP if Self::named(ins, raw) == Some("exception match") => {
                 // 3.8's spelling of the same test, before POP_JUMP_IF_FALSE
                 let t = self.pop_expr(ins)?;
                 self.pop_expr(ins)?;
@@ -1410,8 +1418,8 @@ impl<'a> Sim<'a> {
                     keywords: Vec::new(),
                 });
             }
-            "PUSH_NULL" => self.stack.push(Val::Null),
-            "LOAD_COMMON_CONSTANT" => {
+            ids::PUSH_NULL => self.stack.push(Val::Null),
+            ids::LOAD_COMMON_CONSTANT => {
                 // 3.14: AssertionError (of assert), NotImplementedError, tuple, all, any - builtins that
                 // are not looked up by name
                 let n = Self::named(ins, raw)
@@ -1422,7 +1430,7 @@ impl<'a> Sim<'a> {
                     n
                 }));
             }
-            "BINARY_SLICE" => {
+            ids::BINARY_SLICE => {
                 let end = self.pop_expr(ins)?;
                 let start = self.pop_expr(ins)?;
                 let obj = self.pop_expr(ins)?;
@@ -1433,7 +1441,7 @@ impl<'a> Sim<'a> {
                     ctx: ExprContext::Load,
                 });
             }
-            "STORE_SLICE" => {
+            ids::STORE_SLICE => {
                 let end = self.pop_expr(ins)?;
                 let start = self.pop_expr(ins)?;
                 let obj = self.pop_expr(ins)?;
@@ -1447,7 +1455,7 @@ impl<'a> Sim<'a> {
                     },
                 )?;
             }
-            "STORE_FAST_STORE_FAST" | "STORE_FAST_LOAD_FAST" => {
+            ids::STORE_FAST_STORE_FAST | ids::STORE_FAST_LOAD_FAST => {
                 // 3.13+ pairs: first index in the high nibble
                 let first = self.local(ins, raw >> 4)?;
                 if !(was_copy && self.walrus(&first)) {
@@ -1478,7 +1486,7 @@ impl<'a> Sim<'a> {
                     self.push(Expr::name(&second));
                 }
             }
-            "CALL_FUNCTION_KW" => {
+            ids::CALL_FUNCTION_KW => {
                 // ≤3.10: a tuple of keyword names on top of the arguments
                 let names: Vec<String> = match self.pop_expr(ins)? {
                     Expr::Constant {
@@ -1507,8 +1515,8 @@ impl<'a> Sim<'a> {
                     keywords,
                 });
             }
-            "LIST_APPEND" if self.eg_list_append(ins, raw)? => {}
-            "LIST_APPEND" | "SET_ADD" | "MAP_ADD" => {
+            ids::LIST_APPEND if self.eg_list_append(ins, raw)? => {}
+            ids::LIST_APPEND | ids::SET_ADD | ids::MAP_ADD => {
                 // (a lambda is a value: `[lambda: x for x in xs]`)
                 let v = self.pop(ins)?;
                 let mut args = vec![self.expr_of(ins, v)?];
@@ -1580,8 +1588,8 @@ impl<'a> Sim<'a> {
                     },
                 });
             }
-            "LOAD_ASSERTION_ERROR" => self.push(Expr::name(ASSERTION_ERROR)),
-            "DELETE_SUBSCR" => {
+            ids::LOAD_ASSERTION_ERROR => self.push(Expr::name(ASSERTION_ERROR)),
+            ids::DELETE_SUBSCR => {
                 let key = self.pop_expr(ins)?;
                 let obj = self.pop_expr(ins)?;
                 let t = Expr::Subscript {
@@ -1591,7 +1599,7 @@ impl<'a> Sim<'a> {
                 };
                 self.out.push(Stmt::Delete { targets: vec![t] });
             }
-            "DELETE_ATTR" => {
+            ids::DELETE_ATTR => {
                 let attr = self.name(ins, raw)?;
                 let obj = self.pop_expr(ins)?;
                 let t = Expr::Attribute {
@@ -1601,7 +1609,7 @@ impl<'a> Sim<'a> {
                 };
                 self.out.push(Stmt::Delete { targets: vec![t] });
             }
-            "BEFORE_WITH" => {
+            ids::BEFORE_WITH => {
                 let cm = self.pop_expr(ins)?;
                 self.stack.push(Val::WithExit);
                 self.push(Expr::Call {
@@ -1610,7 +1618,7 @@ impl<'a> Sim<'a> {
                     keywords: Vec::new(),
                 });
             }
-            "DICT_MERGE" | "DICT_UPDATE" => {
+            ids::DICT_MERGE | ids::DICT_UPDATE => {
                 let items = self.pop_expr(ins)?;
                 let idx = self
                     .stack
@@ -1641,7 +1649,7 @@ impl<'a> Sim<'a> {
                     _ => return Err(self.err(ins, "merges into something that is not a dict")),
                 }
             }
-            "CALL_FUNCTION_EX" => {
+            ids::CALL_FUNCTION_EX => {
                 // f(*args, **kwargs): the positional tuple and (flag 1) the keyword dict
                 let kwargs = if self.code.version >= PyVersion::V3_14 {
                     // 3.14: no flag; the keyword dict or a NULL is always there
@@ -1752,7 +1760,7 @@ impl<'a> Sim<'a> {
             // 3.11+ exception handlers. The saved exception that PUSH_EXC_INFO pushes under the
             // current one is not on the symbolic stack (POP_EXCEPT restores it): the structurer
             // accounts for it.
-            "PUSH_EXC_INFO" | "POP_EXCEPT" => {
+            ids::PUSH_EXC_INFO | ids::POP_EXCEPT => {
                 // ≤3.10: where an except clause ends; what follows is outside the handler
                 // (a value computed in the handler and moved under the saved exception is the
                 // handler's: no marker)
@@ -1769,8 +1777,8 @@ impl<'a> Sim<'a> {
                     });
                 }
             }
-            "CHECK_EG_MATCH" => self.check_eg_match(ins)?,
-            "CHECK_EXC_MATCH" => {
+            ids::CHECK_EG_MATCH => self.check_eg_match(ins)?,
+            ids::CHECK_EXC_MATCH => {
                 let t = self.pop_expr(ins)?;
                 self.push(Expr::Call {
                     func: Box::new(Expr::name(EXC_MATCH)),
@@ -1778,15 +1786,15 @@ impl<'a> Sim<'a> {
                     keywords: Vec::new(),
                 });
             }
-            "RERAISE" => {
+            ids::RERAISE => {
                 self.out.push(Stmt::Expr {
                     value: Expr::name(RERAISE),
                 });
                 return Ok(Some(Exit::Exit));
             }
             // a generator's prologue: the value the frame is first resumed with, popped at once
-            "RETURN_GENERATOR" => self.stack.push(Val::Null),
-            "YIELD_VALUE" => {
+            ids::RETURN_GENERATOR => self.stack.push(Val::Null),
+            ids::YIELD_VALUE => {
                 let v = self.pop_expr(ins)?;
                 let value = match v {
                     Expr::Constant {
@@ -1797,7 +1805,7 @@ impl<'a> Sim<'a> {
                 };
                 self.push(Expr::Yield { value });
             }
-            "FORMAT_VALUE" | "FORMAT_SIMPLE" | "FORMAT_WITH_SPEC" => {
+            ids::FORMAT_VALUE | ids::FORMAT_SIMPLE | ids::FORMAT_WITH_SPEC => {
                 // ≤3.12 FORMAT_VALUE: bits 0-1 the conversion, bit 2 a format spec on the stack;
                 // 3.13+: CONVERT_VALUE before, FORMAT_WITH_SPEC with the spec on the stack
                 let has_spec =
@@ -1825,7 +1833,7 @@ impl<'a> Sim<'a> {
                 };
                 self.push(Expr::JoinedStr { values: vec![fv] });
             }
-            "CONVERT_VALUE" => {
+            ids::CONVERT_VALUE => {
                 // 3.13+: marks the value with its conversion; FORMAT_* makes the field
                 let v = self.pop_expr(ins)?;
                 let conversion = match Self::named(ins, raw) {
@@ -1840,7 +1848,7 @@ impl<'a> Sim<'a> {
                     format_spec: None,
                 });
             }
-            "BUILD_STRING" => {
+            ids::BUILD_STRING => {
                 let parts = self.pop_n(ins, raw as usize)?;
                 let mut values = Vec::new();
                 for p in parts {
@@ -1857,7 +1865,7 @@ impl<'a> Sim<'a> {
                 }
                 self.push(Expr::JoinedStr { values });
             }
-            "COPY" | "DUP_TOP" | "DUP_TOP_TWO" => {
+            ids::COPY | ids::DUP_TOP | ids::DUP_TOP_TWO => {
                 // DUP_TOP_TWO (≤3.10 `a[i] += x`) is COPY 2 twice, as 3.11+ write it
                 let (n, times) = match name {
                     "DUP_TOP" => (1, 1),
@@ -1911,7 +1919,7 @@ impl<'a> Sim<'a> {
                     self.mark_chain();
                 }
             }
-            "SWAP" | "ROT_TWO" | "ROT_THREE" | "ROT_FOUR" => {
+            ids::SWAP | ids::ROT_TWO | ids::ROT_THREE | ids::ROT_FOUR => {
                 let len = self.stack.len();
                 match name {
                     "SWAP" => {
@@ -1940,8 +1948,8 @@ impl<'a> Sim<'a> {
                     }
                 }
             }
-            "LOAD_BUILD_CLASS" => self.stack.push(Val::BuildClass),
-            "POP_TOP" => {
+            ids::LOAD_BUILD_CLASS => self.stack.push(Val::BuildClass),
+            ids::POP_TOP => {
                 if std::mem::take(&mut self.pending_pop_module) {
                     return Ok(None);
                 }
@@ -1990,7 +1998,7 @@ impl<'a> Sim<'a> {
                     _ => {}
                 }
             }
-            "IMPORT_NAME" => {
+            ids::IMPORT_NAME => {
                 let name = self.name(ins, raw)?;
                 let fromlist = self.pop_expr(ins)?;
                 let level = self.pop_expr(ins)?;
@@ -2021,7 +2029,7 @@ impl<'a> Sim<'a> {
                     level,
                 });
             }
-            "IMPORT_FROM" => {
+            ids::IMPORT_FROM => {
                 let name = self.name(ins, raw)?;
                 // (the next part of a plain `import a.b.c`'s module: the first part is bound)
                 let via = match self.stack.last() {
@@ -2040,7 +2048,7 @@ impl<'a> Sim<'a> {
                 .map(|(m, read)| (m, read + 1));
                 self.stack.push(Val::Imported { name, via });
             }
-            "IMPORT_STAR" => match self.pop(ins)? {
+            ids::IMPORT_STAR => match self.pop(ins)? {
                 Val::Module { name, level, .. } => {
                     self.from_import = None;
                     let module = (!name.is_empty()).then_some(name);
@@ -2056,7 +2064,7 @@ impl<'a> Sim<'a> {
                 }
                 _ => return Err(self.err(ins, "import * without a module")),
             },
-            "UNPACK_SEQUENCE" | "UNPACK_EX" => {
+            ids::UNPACK_SEQUENCE | ids::UNPACK_EX => {
                 let source = match self.pop(ins)? {
                     Val::Expr(e) => Ok(e),
                     Val::Unpacked { unpack, slot } => Err((unpack, slot)),
@@ -2078,7 +2086,7 @@ impl<'a> Sim<'a> {
                     self.stack.push(Val::Unpacked { unpack: u, slot });
                 }
             }
-            "LOAD_CONST" => {
+            ids::LOAD_CONST => {
                 let c = self
                     .code
                     .consts
@@ -2089,7 +2097,7 @@ impl<'a> Sim<'a> {
                     Const::Value(_) | Const::Slice(_) => self.push(constant_expr(c)),
                 }
             }
-            "MAKE_FUNCTION" => {
+            ids::MAKE_FUNCTION => {
                 // ≤3.10 push the qualified name after the code
                 if self.code.version < framejit_bytecode::PyVersion::V3_11 {
                     self.pop_expr(ins)?;
@@ -2115,7 +2123,7 @@ impl<'a> Sim<'a> {
                 }
                 self.stack.push(Val::Function(Box::new(f)));
             }
-            "SET_FUNCTION_ATTRIBUTE" => {
+            ids::SET_FUNCTION_ATTRIBUTE => {
                 let mut f = match self.pop(ins)? {
                     Val::Function(f) => f,
                     other => return Err(self.err(ins, format!("sets an attribute of {other:?}"))),
@@ -2131,8 +2139,8 @@ impl<'a> Sim<'a> {
                 self.set_function_attribute(ins, &mut f, raw, v)?;
                 self.stack.push(Val::Function(f));
             }
-            "LOAD_SMALL_INT" => self.push(Expr::constant(Constant::Int(raw.to_string()))),
-            "RETURN_CONST" => {
+            ids::LOAD_SMALL_INT => self.push(Expr::constant(Constant::Int(raw.to_string()))),
+            ids::RETURN_CONST => {
                 let c = self
                     .code
                     .consts
@@ -2143,26 +2151,29 @@ impl<'a> Sim<'a> {
                 });
                 return Ok(Some(Exit::Exit));
             }
-            "RETURN_VALUE" => {
+            ids::RETURN_VALUE => {
                 self.return_after_pop();
                 let v = self.pop_expr(ins)?;
                 self.out.push(Stmt::Return { value: Some(v) });
                 return Ok(Some(Exit::Exit));
             }
-            "LOAD_FAST" | "LOAD_FAST_CHECK" | "LOAD_FAST_BORROW" => {
+            ids::LOAD_FAST | ids::LOAD_FAST_CHECK | ids::LOAD_FAST_BORROW => {
                 let n = self.local(ins, raw)?;
-                self.push(self.fast_load(&n));
+                self.push(self.fast_load(n));
             }
-            "LOAD_FAST_LOAD_FAST" | "LOAD_FAST_BORROW_LOAD_FAST_BORROW" => {
+            ids::LOAD_FAST_LOAD_FAST | ids::LOAD_FAST_BORROW_LOAD_FAST_BORROW => {
                 let (a, b) = (self.local(ins, raw >> 4)?, self.local(ins, raw & 15)?);
-                self.push(self.fast_load(&a));
-                self.push(self.fast_load(&b));
+                self.push(self.fast_load(a));
+                self.push(self.fast_load(b));
             }
-            "LOAD_NAME" => {
+            ids::LOAD_NAME => {
                 let n = self.name(ins, raw)?;
-                self.push(Expr::name(&n));
+                self.push(Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Load,
+                });
             }
-            "LOAD_GLOBAL" => {
+            ids::LOAD_GLOBAL => {
                 let shift = match ins.op.arg {
                     ArgKind::Name { shift } => shift,
                     _ => 0,
@@ -2174,7 +2185,10 @@ impl<'a> Sim<'a> {
                 {
                     self.stack.push(Val::Null);
                 }
-                self.push(Expr::name(&n));
+                self.push(Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Load,
+                });
                 if shift > 0
                     && raw & 1 == 1
                     && self.code.version >= framejit_bytecode::PyVersion::V3_13
@@ -2182,17 +2196,20 @@ impl<'a> Sim<'a> {
                     self.stack.push(Val::Null);
                 }
             }
-            "LOAD_CLOSURE" => {
+            ids::LOAD_CLOSURE => {
                 // the cell itself (a closure tuple MAKE_FUNCTION takes; generated code also passes
                 // cells on as values, as a resume function's closure): what a lambda over it holds
                 let n = self.deref(ins, raw)?;
                 self.push(spill::cell_of(&n));
             }
-            "LOAD_DEREF" | "LOAD_CLASSDEREF" => {
+            ids::LOAD_DEREF | ids::LOAD_CLASSDEREF => {
                 let n = self.deref(ins, raw)?;
-                self.push(Expr::name(&n));
+                self.push(Expr::Name {
+                    id: n,
+                    ctx: ExprContext::Load,
+                });
             }
-            "LOAD_ATTR" | "LOAD_METHOD" => {
+            ids::LOAD_ATTR | ids::LOAD_METHOD => {
                 let shift = match ins.op.arg {
                     ArgKind::Name { shift } => shift,
                     _ => 0,
@@ -2211,7 +2228,7 @@ impl<'a> Sim<'a> {
                 }
                 self.push(e);
             }
-            "STORE_FAST" | "STORE_NAME" | "STORE_GLOBAL" | "STORE_DEREF" => {
+            ids::STORE_FAST | ids::STORE_NAME | ids::STORE_GLOBAL | ids::STORE_DEREF => {
                 let n = match name {
                     "STORE_FAST" => self.local(ins, raw)?,
                     "STORE_DEREF" => self.deref(ins, raw)?,
@@ -2228,7 +2245,7 @@ impl<'a> Sim<'a> {
                     },
                 )?;
             }
-            "STORE_ATTR" => {
+            ids::STORE_ATTR => {
                 let attr = self.name(ins, raw)?;
                 let obj = self.pop_expr(ins)?;
                 self.store(
@@ -2240,7 +2257,7 @@ impl<'a> Sim<'a> {
                     },
                 )?;
             }
-            "STORE_SUBSCR" => {
+            ids::STORE_SUBSCR => {
                 let key = self.pop_expr(ins)?;
                 let obj = self.pop_expr(ins)?;
                 self.store(
@@ -2252,7 +2269,7 @@ impl<'a> Sim<'a> {
                     },
                 )?;
             }
-            "DELETE_FAST" | "DELETE_NAME" | "DELETE_GLOBAL" | "DELETE_DEREF" => {
+            ids::DELETE_FAST | ids::DELETE_NAME | ids::DELETE_GLOBAL | ids::DELETE_DEREF => {
                 let n = match name {
                     "DELETE_FAST" => self.local(ins, raw)?,
                     "DELETE_DEREF" => self.deref(ins, raw)?,
@@ -2287,8 +2304,8 @@ impl<'a> Sim<'a> {
                 }
             }
             // 3.14: subscription is BINARY_OP's `[]`
-            "BINARY_OP" if Self::named(ins, raw) == Some("[]") => self.subscript(ins)?,
-            "BINARY_OP" => {
+            ids::BINARY_OP if Self::named(ins, raw) == Some("[]") => self.subscript(ins)?,
+            ids::BINARY_OP => {
                 let text =
                     Self::named(ins, raw).ok_or_else(|| self.err(ins, "unknown operator"))?;
                 let (op, inplace) = bin_op(text)
@@ -2297,7 +2314,7 @@ impl<'a> Sim<'a> {
                 let left = self.pop_expr(ins)?;
                 self.push_bin_op(left, op, right, inplace);
             }
-            "BINARY_SUBSCR" => {
+            ids::BINARY_SUBSCR => {
                 let key = self.pop_expr(ins)?;
                 let obj = self.pop_expr(ins)?;
                 self.push(Expr::Subscript {
@@ -2306,7 +2323,7 @@ impl<'a> Sim<'a> {
                     ctx: ExprContext::Load,
                 });
             }
-            "UNARY_NEGATIVE" | "UNARY_POSITIVE" | "UNARY_NOT" | "UNARY_INVERT" => {
+            ids::UNARY_NEGATIVE | ids::UNARY_POSITIVE | ids::UNARY_NOT | ids::UNARY_INVERT => {
                 let v = self.pop_expr(ins)?;
                 let op = match name {
                     "UNARY_NEGATIVE" => UnaryOp::USub,
@@ -2320,7 +2337,7 @@ impl<'a> Sim<'a> {
                     operand: Box::new(v),
                 });
             }
-            "COMPARE_OP" | "IS_OP" | "CONTAINS_OP" => {
+            ids::COMPARE_OP | ids::IS_OP | ids::CONTAINS_OP => {
                 let right = self.pop_expr(ins)?;
                 let left = self.pop_expr(ins)?;
                 let op = match name {
@@ -2352,7 +2369,7 @@ impl<'a> Sim<'a> {
                     comparators: vec![right],
                 });
             }
-            "BUILD_TUPLE" | "BUILD_LIST" | "BUILD_SET" => {
+            ids::BUILD_TUPLE | ids::BUILD_LIST | ids::BUILD_SET => {
                 self.mark_class_body_arg(raw as usize);
                 let elts = self.pop_n(ins, raw as usize)?;
                 self.push(match name {
@@ -2367,7 +2384,7 @@ impl<'a> Sim<'a> {
                     _ => Expr::Set { elts },
                 });
             }
-            "BUILD_MAP" => {
+            ids::BUILD_MAP => {
                 let flat = self.pop_n(ins, 2 * raw as usize)?;
                 let (mut keys, mut values) = (Vec::new(), Vec::new());
                 for pair in flat.chunks(2) {
@@ -2376,7 +2393,7 @@ impl<'a> Sim<'a> {
                 }
                 self.push(Expr::Dict { keys, values });
             }
-            "BUILD_CONST_KEY_MAP" => {
+            ids::BUILD_CONST_KEY_MAP => {
                 let keys = self.pop_expr(ins)?;
                 let values = self.pop_n(ins, raw as usize)?;
                 let keys = match keys {
@@ -2391,7 +2408,7 @@ impl<'a> Sim<'a> {
                     values,
                 });
             }
-            "LIST_TO_TUPLE" => {
+            ids::LIST_TO_TUPLE => {
                 let v = self.pop_expr(ins)?;
                 self.push(match v {
                     Expr::List { elts, .. } => Expr::Tuple {
@@ -2401,7 +2418,7 @@ impl<'a> Sim<'a> {
                     other => other,
                 });
             }
-            "LIST_EXTEND" | "SET_UPDATE" => {
+            ids::LIST_EXTEND | ids::SET_UPDATE => {
                 let items = self.pop_expr(ins)?;
                 let items_value = items.clone();
                 let idx = self
@@ -2439,7 +2456,7 @@ impl<'a> Sim<'a> {
                     _ => return Err(self.err(ins, "extends something that is not a list or set")),
                 }
             }
-            "BUILD_SLICE" => {
+            ids::BUILD_SLICE => {
                 let parts = self.pop_n(ins, raw as usize)?;
                 let opt = |e: &Expr| match e {
                     Expr::Constant {
@@ -2454,15 +2471,15 @@ impl<'a> Sim<'a> {
                     step: parts.get(2).and_then(opt),
                 });
             }
-            "KW_NAMES" => {
+            ids::KW_NAMES => {
                 let names = match self.code.consts.get(raw as usize) {
                     Some(Const::Value(Constant::Tuple(items))) => self.str_items(ins, items)?,
                     _ => return Err(self.err(ins, "keyword names are not a tuple of strings")),
                 };
                 self.stack.push(Val::KwNames(names));
             }
-            "PRECALL" => {}
-            "CALL" | "CALL_FUNCTION" | "CALL_METHOD" | "CALL_KW" => {
+            ids::PRECALL => {}
+            ids::CALL | ids::CALL_FUNCTION | ids::CALL_METHOD | ids::CALL_KW => {
                 let kwnames = if name == "CALL_KW" {
                     match self.pop_expr(ins)? {
                         Expr::Constant {
@@ -2599,7 +2616,7 @@ impl<'a> Sim<'a> {
                     keywords,
                 });
             }
-            "RAISE_VARARGS" => {
+            ids::RAISE_VARARGS => {
                 let (exc, cause) = match raw {
                     0 => (None, None),
                     1 => (Some(self.pop_expr(ins)?), None),
@@ -2611,18 +2628,18 @@ impl<'a> Sim<'a> {
                 self.out.push(Stmt::Raise { exc, cause });
                 return Ok(Some(Exit::Exit));
             }
-            "POP_JUMP_IF_FALSE"
-            | "POP_JUMP_FORWARD_IF_FALSE"
-            | "POP_JUMP_BACKWARD_IF_FALSE"
-            | "POP_JUMP_IF_TRUE"
-            | "POP_JUMP_FORWARD_IF_TRUE"
-            | "POP_JUMP_BACKWARD_IF_TRUE"
-            | "POP_JUMP_IF_NONE"
-            | "POP_JUMP_FORWARD_IF_NONE"
-            | "POP_JUMP_BACKWARD_IF_NONE"
-            | "POP_JUMP_IF_NOT_NONE"
-            | "POP_JUMP_FORWARD_IF_NOT_NONE"
-            | "POP_JUMP_BACKWARD_IF_NOT_NONE" => {
+            ids::POP_JUMP_IF_FALSE
+            | ids::POP_JUMP_FORWARD_IF_FALSE
+            | ids::POP_JUMP_BACKWARD_IF_FALSE
+            | ids::POP_JUMP_IF_TRUE
+            | ids::POP_JUMP_FORWARD_IF_TRUE
+            | ids::POP_JUMP_BACKWARD_IF_TRUE
+            | ids::POP_JUMP_IF_NONE
+            | ids::POP_JUMP_FORWARD_IF_NONE
+            | ids::POP_JUMP_BACKWARD_IF_NONE
+            | ids::POP_JUMP_IF_NOT_NONE
+            | ids::POP_JUMP_FORWARD_IF_NOT_NONE
+            | ids::POP_JUMP_BACKWARD_IF_NOT_NONE => {
                 let v = self.pop_expr(ins)?;
                 let none = || Box::new(Expr::constant(Constant::None));
                 let (test, jump_if) = if name.ends_with("_NOT_NONE") {
@@ -2663,7 +2680,7 @@ impl<'a> Sim<'a> {
                     copy,
                 }));
             }
-            "JUMP_IF_TRUE_OR_POP" | "JUMP_IF_FALSE_OR_POP" => {
+            ids::JUMP_IF_TRUE_OR_POP | ids::JUMP_IF_FALSE_OR_POP => {
                 let test = self.pop_expr(ins)?;
                 return Ok(Some(Exit::Branch {
                     test,
@@ -2672,7 +2689,7 @@ impl<'a> Sim<'a> {
                     copy: false,
                 }));
             }
-            "TO_BOOL" => {
+            ids::TO_BOOL => {
                 // 3.13+: the truth value as a bool. A conditional jump strips it again (a test is a
                 // truth value anyway); a value used otherwise is `not not v`, which compiles to TO_BOOL
                 let v = self.pop_expr(ins)?;
@@ -2685,7 +2702,7 @@ impl<'a> Sim<'a> {
                 self.push(v);
             }
             // the end of a for loop: pop what FOR_ITER's exit left (iterator, 3.12+ a value), no statement
-            "END_FOR" | "POP_ITER" => {
+            ids::END_FOR | ids::POP_ITER => {
                 let n = -ins.op.stack_effect(raw, Some(false));
                 for _ in 0..n.max(0) {
                     if let Val::Iter(_) = self.pop(ins)? {
@@ -2693,26 +2710,29 @@ impl<'a> Sim<'a> {
                     }
                 }
             }
-            "GET_ITER" => {
+            ids::GET_ITER => {
                 let v = set_display(self.pop_expr(ins)?);
                 self.stack.push(Val::Iter(v));
             }
-            "FOR_ITER" => {
+            ids::FOR_ITER => {
                 let iter = self.pop_expr(ins)?;
                 return Ok(Some(Exit::ForIter { iter }));
             }
-            "JUMP_FORWARD" | "JUMP_BACKWARD" | "JUMP_ABSOLUTE" | "JUMP_BACKWARD_NO_INTERRUPT" => {
+            ids::JUMP_FORWARD
+            | ids::JUMP_BACKWARD
+            | ids::JUMP_ABSOLUTE
+            | ids::JUMP_BACKWARD_NO_INTERRUPT => {
                 return Ok(Some(Exit::Flow));
             }
-            n if legacy_bin_op(n).is_some() => {
+            _ if legacy_bin_op(name).is_some() => {
                 let (op, inplace) =
-                    legacy_bin_op(n).ok_or_else(|| self.err(ins, "unknown operator"))?;
+                    legacy_bin_op(name).ok_or_else(|| self.err(ins, "unknown operator"))?;
                 let right = self.pop_expr(ins)?;
                 let left = self.pop_expr(ins)?;
                 self.push_bin_op(left, op, right, inplace);
             }
-            n if awaits::handles(n) => return self.async_step(ins, raw),
-            n if py38::handles(n) => return self.step_py38(ins, raw),
+            _ if awaits::handles(name) => return self.async_step(ins, raw),
+            _ if py38::handles(name) => return self.step_py38(ins, raw),
             _ => return self.step_py312(ins, raw),
         }
         Ok(None)

@@ -111,10 +111,11 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
     let mut globals: Vec<String> = Vec::new();
     let mut nonlocals: Vec<String> = Vec::new();
     let is_module = is_module_code(code);
+    use framejit_bytecode::opcodes::ids;
     for ins in code.bytecode.instrs() {
         let Arg::Raw(raw) = ins.arg else { continue };
-        match ins.op.name {
-            "STORE_GLOBAL" | "DELETE_GLOBAL" | "LOAD_GLOBAL"
+        match ins.op.id {
+            ids::STORE_GLOBAL | ids::DELETE_GLOBAL | ids::LOAD_GLOBAL
                 if is_module || ins.op.name != "LOAD_GLOBAL" =>
             {
                 // (3.11+ LOAD_GLOBAL keeps a push-NULL flag in the low bit)
@@ -129,7 +130,7 @@ fn declarations(code: &CodeInput) -> Vec<ast::Stmt> {
                     }
                 }
             }
-            "STORE_DEREF" | "DELETE_DEREF" => {
+            ids::STORE_DEREF | ids::DELETE_DEREF => {
                 if let Some(n) = code.deref_name(raw) {
                     if code.freevars.iter().any(|f| f == n) && !nonlocals.iter().any(|x| x == n) {
                         nonlocals.push(n.to_string());
@@ -211,6 +212,36 @@ fn unused_free_variables(code: &CodeInput) -> Vec<String> {
         .collect()
 }
 
+/// By opcode id: does the name start with LOAD_FAST or STORE_FAST, or is it DELETE_FAST (the
+/// instructions `dead_code_scope` reads; made once from the names, not tested per instruction).
+static FAST_ACCESS: [bool; framejit_bytecode::opcodes::ids::NAMES.len()] = {
+    const fn starts(name: &str, prefix: &str) -> bool {
+        let (n, p) = (name.as_bytes(), prefix.as_bytes());
+        if n.len() < p.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < p.len() {
+            if n[i] != p[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+    let names = &framejit_bytecode::opcodes::ids::NAMES;
+    let mut t = [false; framejit_bytecode::opcodes::ids::NAMES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        let n = names[i];
+        t[i] = starts(n, "LOAD_FAST")
+            || starts(n, "STORE_FAST")
+            || (starts(n, "DELETE_FAST") && n.len() == "DELETE_FAST".len());
+        i += 1;
+    }
+    t
+};
+
 /// What dead code the compiler dropped still decided: a local read but never stored (its only store
 /// was unreachable: reading it raises UnboundLocalError, it must not become a global). `if False:`
 /// keeps that fact and compiles to no instructions. (A generator whose every `yield` was dead code:
@@ -231,10 +262,7 @@ fn dead_code_scope(code: &CodeInput) -> Vec<ast::Stmt> {
         let name = ins.op.name;
         // (only the fast-local loads, stores and deletes below count: the rest of the code passes
         // here at the cost of two prefix tests)
-        if !(name.starts_with("LOAD_FAST")
-            || name.starts_with("STORE_FAST")
-            || name == "DELETE_FAST")
-        {
+        if !FAST_ACCESS[usize::from(ins.op.id)] {
             continue;
         }
         let Arg::Raw(raw) = ins.arg else { continue };
@@ -1089,5 +1117,27 @@ mod name_scan_tests {
         }
         assert_eq!(times("LOAD_FAST_LOAD_FAST", "FAST"), 2);
         assert!(!holds("LOAD_ATTR", "DEREF"));
+    }
+
+    /// `FAST_ACCESS` at an opcode's id is the name test it stands for, on every opcode of every
+    /// version (and it holds some of each kind).
+    #[test]
+    fn fast_access_by_id_is_the_name_test() {
+        let mut seen = [false; 2];
+        for v in PyVersion::ALL {
+            for op in table(v).ops {
+                let name = op.name;
+                let by_name = name.starts_with("LOAD_FAST")
+                    || name.starts_with("STORE_FAST")
+                    || name == "DELETE_FAST";
+                assert_eq!(
+                    super::FAST_ACCESS[usize::from(op.id)],
+                    by_name,
+                    "{v}: {name}"
+                );
+                seen[usize::from(by_name)] = true;
+            }
+        }
+        assert_eq!(seen, [true, true]);
     }
 }

@@ -45,6 +45,7 @@ mod loop_return;
 mod loop_shapes;
 mod nop_header;
 mod shared_tail;
+mod straight;
 mod try_body_end;
 mod try_else;
 mod try_end_arm;
@@ -627,6 +628,9 @@ const ITEM: &str = "\u{0}for-item";
 impl<'a> Structurer<'a> {
     pub fn new(code: &'a CodeInput) -> Self {
         cond_sense::set_version(code.version);
+        if let Some((cfg, instrs)) = straight::single_block(&code.bytecode) {
+            return Structurer::straight(code, cfg, instrs);
+        }
         let mut cfg = Cfg::build(&code.bytecode);
         dead_clause_end::cut_dead_clause_ends(code, &mut cfg);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
@@ -660,7 +664,6 @@ impl<'a> Structurer<'a> {
             }
         }
         loops.sort_by_key(|l| l.header);
-        let n = cfg.blocks.len();
         let reachable = reachable_blocks(&cfg);
         // (each block's instructions, listed once: `instrs` hands out shared copies)
         let room = code.bytecode.items.len();
@@ -686,6 +689,56 @@ impl<'a> Structurer<'a> {
                     .and_then(|&i| depths.get(i).copied().flatten())
             })
             .collect();
+        Structurer::with_graph(
+            code,
+            cfg,
+            ipdom,
+            loops,
+            reachable,
+            entry_depth,
+            legacy,
+            gen_wrapper,
+            block_instrs,
+        )
+    }
+
+    /// The structurer of straight-line code, `cfg` its one block with no edge
+    /// (`straight::single_block`): the graph's facts are those of one block, not computed.
+    fn straight(code: &'a CodeInput, mut cfg: Cfg, instrs: Vec<&'a Instr>) -> Self {
+        // (≤3.10: the block-stack walk still runs, for its errors; a block with no edge has none
+        // of the copies and handlers the other set-up passes rewrite)
+        let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
+        let gen_wrapper = coroutine::strip_generator_wrapper(code, &mut cfg);
+        let block_instrs = vec![block_instrs::Instrs::whole(instrs)];
+        // (the depth at the code's start; read only at blocks that edges reach or loops head,
+        // which one block with no edge is not)
+        let entry_depth = vec![Some(0)];
+        Structurer::with_graph(
+            code,
+            cfg,
+            vec![None],
+            Vec::new(),
+            vec![true],
+            entry_depth,
+            legacy,
+            gen_wrapper,
+            block_instrs,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn with_graph(
+        code: &'a CodeInput,
+        cfg: Cfg,
+        ipdom: Vec<Option<usize>>,
+        loops: Vec<Loop>,
+        reachable: Vec<bool>,
+        entry_depth: Vec<Option<u32>>,
+        legacy: Option<legacy_blocks::Legacy>,
+        gen_wrapper: Vec<bool>,
+        block_instrs: Vec<block_instrs::Instrs<'a>>,
+    ) -> Self {
+        let n = cfg.blocks.len();
         Structurer {
             entry_depth,
             active: Vec::new(),

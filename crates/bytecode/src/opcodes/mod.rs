@@ -1,5 +1,6 @@
 //! Generated opcode tables, one module per version: see `tools/gen_opcodes.py`. Do not edit by hand.
 
+pub mod ids;
 pub mod v3_10;
 pub mod v3_11;
 pub mod v3_12;

@@ -373,3 +373,18 @@ fn spot_checks_3_13_and_3_14() {
         jump(JumpDir::Backward, JumpUnit::CodeUnits)
     );
 }
+
+/// An opcode's id names it the same in every version: `ids::NAMES` at the id is its name.
+#[test]
+fn ids_name_the_same_opcode_in_every_version() {
+    for v in PyVersion::ALL {
+        for op in table(v).ops {
+            assert_eq!(
+                super::ids::NAMES.get(usize::from(op.id)).copied(),
+                Some(op.name),
+                "{v}: {}",
+                op.name
+            );
+        }
+    }
+}

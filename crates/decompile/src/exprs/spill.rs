@@ -210,18 +210,22 @@ pub(crate) fn cell_name(e: &Expr) -> Option<&str> {
 impl Sim<'_> {
     /// What LOAD_FAST of local `name` pushes: its value, or from 3.13 on, where the slot is a cell
     /// (the compiler loads cells with LOAD_FAST to build closures), the cell itself.
-    pub(super) fn fast_load(&self, name: &str) -> Expr {
+    /// (a plain name keeps the string it is given: no second copy)
+    pub(super) fn fast_load(&self, name: String) -> Expr {
         let cell = self.code.version >= framejit_bytecode::PyVersion::V3_13
             && self
                 .code
                 .cellvars
                 .iter()
                 .chain(&self.code.freevars)
-                .any(|c| c == name);
+                .any(|c| *c == name);
         if cell {
-            cell_of(name)
+            cell_of(&name)
         } else {
-            Expr::name(name)
+            Expr::Name {
+                id: name,
+                ctx: crate::ast::ExprContext::Load,
+            }
         }
     }
 }

@@ -162,11 +162,13 @@ impl Structurer<'_> {
 
     /// Is block `x` only `return None` (`RETURN_CONST None`, or `LOAD_CONST None; RETURN_VALUE`)?
     fn is_return_none(&self, x: usize) -> bool {
+        // (three at most, enough to tell one or two from more: no list of a whole block made)
         let ins: Vec<_> = self
             .instrs(x)
             .iter()
             .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
             .copied()
+            .take(3)
             .collect();
         let none = |i: &framejit_bytecode::Instr| match i.arg {
             framejit_bytecode::Arg::Raw(k) => matches!(

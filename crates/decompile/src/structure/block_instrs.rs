@@ -43,6 +43,16 @@ impl<'a> Instrs<'a> {
             .collect()
     }
 
+    /// One block holding all of `list` (straight-line code).
+    pub(crate) fn whole(list: Vec<&'a Instr>) -> Instrs<'a> {
+        let end = list.len();
+        Instrs {
+            all: Rc::new(list),
+            start: 0,
+            end,
+        }
+    }
+
     fn slice(&self) -> &[&'a Instr] {
         self.all.get(self.start..self.end).unwrap_or(&[])
     }

@@ -675,7 +675,7 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// 3.11+: where none of a loop's ways out `exits` is at the loop statement's own handler
+    /// 3.11-3.13: where none of a loop's ways out `exits` is at the loop statement's own handler
     /// level `level` (all lie inside a try body in the loop: `while True: try: ... if c: g();
     /// break`, the loop's exit being the function's end), the one block at that level they all
     /// lead to, through blocks outside the loop's `body` and that level: the code after the loop
@@ -686,7 +686,10 @@ impl Structurer<'_> {
         level: Option<usize>,
         body: &[usize],
     ) -> Option<usize> {
-        if self.legacy.is_some() || exits.is_empty() {
+        // (not 3.14, which tests a `while` at its top and leaves NOT_TAKEN markers outside the
+        // ranges: there the blocks it found were a with body's ways out, platform.libc_ver and
+        // zipfile's testzip came out refused)
+        if self.legacy.is_some() || exits.is_empty() || self.code.version >= PyVersion::V3_14 {
             return None;
         }
         let at = |e: usize| self.cfg.blocks[e].handler.map(|h| h.0) == level;

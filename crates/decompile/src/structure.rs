@@ -42,6 +42,7 @@ mod loop_else;
 mod loop_exits;
 mod loop_return;
 mod loop_shapes;
+mod loop_tail_copy;
 mod nop_header;
 mod shared_tail;
 mod try_else;
@@ -180,6 +181,9 @@ pub struct Structurer<'a> {
     /// How many blocks run so far returned a value computed after they popped a loop's iterator
     /// (`exprs/late_return.rs`).
     late_returns: usize,
+    /// Blocks that ran code after popping a loop's iterator, ending in `return`: the code after
+    /// the loop the compiler copied into a `break` (`loop_tail_copy.rs`).
+    late_tails: Vec<loop_tail_copy::TailSeen>,
     /// The blocks the running regions stop at, innermost last.
     stops: Vec<Option<usize>>,
     /// How many `stops` there were when each loop body being structured began (innermost last).
@@ -719,6 +723,7 @@ impl<'a> Structurer<'a> {
             legacy,
             resume: vec![0; n],
             late_returns: 0,
+            late_tails: Vec::new(),
             stops: Vec::new(),
             loop_stops: Vec::new(),
             guard_block: None,
@@ -1176,6 +1181,7 @@ impl<'a> Structurer<'a> {
         }
         sim.check_copies()?;
         self.late_returns += usize::from(sim.late_return());
+        self.note_tail(b, &sim);
         Ok((sim.out, exit, sim.stack))
     }
 
@@ -1305,6 +1311,7 @@ impl<'a> Structurer<'a> {
         // under the statement's base moved (a `return` inside `async with` swaps past __exit__).
         let mut whole: Option<Vec<Val>> = None;
         let mut reached: Option<Vec<Val>> = None;
+        let mut fors: Vec<(usize, usize, usize)> = Vec::new();
         loop {
             if Some(b) == stop {
                 if loses_work(&carry) && !self.takes_carry() {
@@ -1493,8 +1500,13 @@ impl<'a> Structurer<'a> {
             }
             if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) && !self.guard_header(b)
             {
+                let iter_at = stack.len().checked_sub(1);
                 let (stmts, next) = self.loop_stmt(b, stack, None, lp)?;
                 out.extend(stmts);
+                // (a `for` loop: its copies of the code after it, `loop_tail_copy.rs`)
+                if let (Some(at), Some(Stmt::For { .. })) = (iter_at, out.last()) {
+                    fors.push((out.len() - 1, b, at));
+                }
                 match next.block {
                     Some(n) => {
                         b = n;
@@ -1832,6 +1844,7 @@ impl<'a> Structurer<'a> {
                 }
             }
         }
+        self.place_loop_tails(&mut out, &fors);
         self.stop_carry = reached;
         Ok(out)
     }

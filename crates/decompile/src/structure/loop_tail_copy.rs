@@ -1,0 +1,242 @@
+//! 3.11+ `break` out of a `for` loop into a copy of the code after the loop.
+//!
+//! The compiler copies a small exit block (at most four instructions ending in `return`: `return
+//! y`, `return f(x)`) into each jump to it. A `break` whose way on is such a block comes out as
+//! the pop of the loop's iterator (POP_TOP, 3.14 POP_ITER) followed by the copy, at the end of the
+//! block that runs the statements before the `break`. Read as it is, that is `return y` inside the
+//! loop, which compiles to LOAD y; SWAP 2; POP_TOP; RETURN_VALUE: a `return` inside the loop
+//! computes its value before it pops the iterator, and runs nothing between the pop and the return
+//! (`exprs/late_return.rs` marks a block that did: `LateTail`). Code after the pop
+//! is the code after the loop, which the `break` runs.
+//!
+//! Where every such copy of a loop is the same code, and the statements the structurer placed
+//! after the loop (the same list) end with that code, the copies are `break`s: the code before
+//! the copy (`E`, possibly nothing) runs only when the loop is exhausted, so it is the loop's
+//! `else:` part (`for ... else: E` then the copied code). Only copies that end the arms of `if`
+//! statements in the loop's body are taken apart; a copy elsewhere (a `try` or `with` statement
+//! in the body, whose unwinding runs before the pop), a `break` the body already has when there
+//! is an `else:` part to skip, or an `else:` part the loop already has, keeps today's reading,
+//! which behaves the same: the copy runs the code after the loop right there.
+
+use super::Structurer;
+use crate::ast::Stmt;
+use crate::exprs::Sim;
+use crate::flow::EdgeKind;
+
+/// A block that ran code after popping a loop's iterator, ending in `return`.
+#[derive(Clone, Debug)]
+pub(super) struct TailSeen {
+    block: usize,
+    /// Where the iterator was on the stack.
+    iter_at: usize,
+    /// The statements from the pop on.
+    tail: Vec<Stmt>,
+}
+
+impl Structurer<'_> {
+    /// Remember the code block `b` ran after popping a loop's iterator (3.11+).
+    pub(super) fn note_tail(&mut self, b: usize, sim: &Sim) {
+        if self.legacy.is_some() {
+            return;
+        }
+        let Some(t) = sim.late_tail() else {
+            return;
+        };
+        let Some(tail) = sim.out.get(t.start..) else {
+            return;
+        };
+        let seen = TailSeen {
+            block: b,
+            iter_at: t.iter_at,
+            tail: tail.to_vec(),
+        };
+        match self
+            .late_tails
+            .iter_mut()
+            .find(|x| x.block == b && x.iter_at == t.iter_at)
+        {
+            Some(x) => *x = seen,
+            None => self.late_tails.push(seen),
+        }
+    }
+
+    /// The blocks control reaches from the `for` loop's `header` while the loop's iterator is on
+    /// the stack (entry depth at least the header's): its body and the blocks that leave it
+    /// before popping the iterator.
+    fn holding_iterator(&self, header: usize) -> Vec<bool> {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let Some(depth) = self.entry_depth[header] else {
+            return seen;
+        };
+        let mut todo = vec![header];
+        while let Some(x) = todo.pop() {
+            if seen[x] || self.entry_depth[x].is_none_or(|d| d < depth) {
+                continue;
+            }
+            seen[x] = true;
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        seen
+    }
+
+    /// The `for` statements at `fors` (index in `out`, loop header, where the iterator was on the
+    /// stack) whose copies of the code after them are `break`s (see the module's note).
+    pub(super) fn place_loop_tails(&mut self, out: &mut Vec<Stmt>, fors: &[(usize, usize, usize)]) {
+        if self.late_tails.is_empty() {
+            return;
+        }
+        for &(i, header, iter_at) in fors.iter().rev() {
+            let holding = self.holding_iterator(header);
+            let mine: Vec<usize> = self
+                .late_tails
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.iter_at == iter_at && holding[t.block] && self.emitted[t.block])
+                .map(|(k, _)| k)
+                .collect();
+            let Some(&first) = mine.first() else {
+                continue;
+            };
+            let tail = self.late_tails[first].tail.clone();
+            if tail.is_empty() || mine.iter().any(|&k| self.late_tails[k].tail != tail) {
+                continue;
+            }
+            if take_copies(out, i, &tail, mine.len()) {
+                let mut k = 0;
+                self.late_tails.retain(|_| {
+                    k += 1;
+                    !mine.contains(&(k - 1))
+                });
+            }
+        }
+    }
+}
+
+/// Rewrite the `for` statement `out[i]` whose `count` copies of `tail` are `break`s, where the
+/// statements after it end with `tail`; whether it did.
+fn take_copies(out: &mut Vec<Stmt>, i: usize, tail: &[Stmt], count: usize) -> bool {
+    let n = tail.len();
+    let after = out.len() - (i + 1);
+    // the code after the loop ends with the copied code, or never completes (the copied code
+    // comes after it only in the copies: `for ... else: raise E` then `return y`)
+    let ends_with = after >= n && out[out.len() - n..] == *tail;
+    let else_len = match ends_with {
+        true => after - n,
+        false if after > 0 && never_completes(&out[i + 1..]) => after,
+        false => return false,
+    };
+    let Some(Stmt::For { body, orelse, .. }) = out.get_mut(i) else {
+        return false;
+    };
+    if !orelse.is_empty() {
+        return false;
+    }
+    // every copy at the end of an `if` arm, and no other place ending with the same code
+    if arm_ends(body, tail, true) != count || arm_ends(body, tail, false) != count {
+        return false;
+    }
+    // (an `else:` part would be skipped by a `break` the body already has)
+    if else_len > 0 && has_break(body) {
+        return false;
+    }
+    replace_arm_ends(body, tail);
+    if else_len > 0 {
+        let part: Vec<Stmt> = out.drain(i + 1..i + 1 + else_len).collect();
+        if let Some(Stmt::For { orelse, .. }) = out.get_mut(i) {
+            *orelse = part;
+        }
+    }
+    if !ends_with {
+        out.extend(tail.iter().cloned());
+    }
+    true
+}
+
+/// Does control never come out of the end of `stmts`: it ends with `return` or `raise`, or an
+/// `if` statement all of whose arms never do?
+fn never_completes(stmts: &[Stmt]) -> bool {
+    match stmts.last() {
+        Some(Stmt::Return { .. } | Stmt::Raise { .. }) => true,
+        Some(Stmt::If { body, orelse, .. }) => never_completes(body) && never_completes(orelse),
+        _ => false,
+    }
+}
+
+/// How many statement lists in `stmts` (itself included) end with `tail`: only `stmts` and the
+/// arms of `if` statements in it (`arms`), or every list nested in it outside function and class
+/// bodies.
+fn arm_ends(stmts: &[Stmt], tail: &[Stmt], arms: bool) -> usize {
+    let mut count = usize::from(stmts.ends_with(tail));
+    for s in stmts {
+        count += match s {
+            Stmt::If { body, orelse, .. } => {
+                arm_ends(body, tail, arms) + arm_ends(orelse, tail, arms)
+            }
+            _ if arms => 0,
+            Stmt::For { body, orelse, .. }
+            | Stmt::AsyncFor { body, orelse, .. }
+            | Stmt::While { body, orelse, .. } => {
+                arm_ends(body, tail, arms) + arm_ends(orelse, tail, arms)
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
+                arm_ends(body, tail, arms)
+                    + arm_ends(orelse, tail, arms)
+                    + arm_ends(finalbody, tail, arms)
+                    + handlers
+                        .iter()
+                        .map(|h| arm_ends(&h.body, tail, arms))
+                        .sum::<usize>()
+            }
+            Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => arm_ends(body, tail, arms),
+            Stmt::Match { cases, .. } => cases.iter().map(|c| arm_ends(&c.body, tail, arms)).sum(),
+            _ => 0,
+        };
+    }
+    count
+}
+
+/// Replace `tail` at the end of `stmts` and of the arms of its `if` statements by `break`.
+fn replace_arm_ends(stmts: &mut Vec<Stmt>, tail: &[Stmt]) {
+    for s in stmts.iter_mut() {
+        if let Stmt::If { body, orelse, .. } = s {
+            replace_arm_ends(body, tail);
+            replace_arm_ends(orelse, tail);
+        }
+    }
+    if stmts.ends_with(tail) {
+        stmts.truncate(stmts.len() - tail.len());
+        stmts.push(Stmt::Break);
+    }
+}
+
+/// Does `stmts` hold a `break` of the loop it is the body of (not one of a nested loop)?
+fn has_break(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Break => true,
+        Stmt::If { body, orelse, .. } => has_break(body) || has_break(orelse),
+        Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        } => {
+            has_break(body)
+                || has_break(orelse)
+                || has_break(finalbody)
+                || handlers.iter().any(|h| has_break(&h.body))
+        }
+        Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => has_break(body),
+        Stmt::Match { cases, .. } => cases.iter().any(|c| has_break(&c.body)),
+        _ => false,
+    })
+}

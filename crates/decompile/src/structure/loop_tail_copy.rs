@@ -240,3 +240,32 @@ fn has_break(stmts: &[Stmt]) -> bool {
         _ => false,
     })
 }
+
+impl Structurer<'_> {
+    /// How many of `ins` are the compiler's unbindings of except clauses' names (`LOAD_CONST None;
+    /// STORE name; DELETE name`, one per clause being left) at their start.
+    pub(super) fn unbind_len(&self, ins: &[&framejit_bytecode::Instr]) -> usize {
+        let is_none = |i: &framejit_bytecode::Instr| {
+            i.op.name == "LOAD_CONST"
+                && matches!(i.arg, framejit_bytecode::Arg::Raw(k) if matches!(
+                    self.code.consts.get(k as usize),
+                    Some(crate::input::Const::Value(crate::ast::Constant::None))
+                ))
+        };
+        let mut k = 0;
+        while let [a, b, c, ..] = &ins[k..] {
+            let pair = matches!(
+                (b.op.name, c.op.name),
+                ("STORE_FAST", "DELETE_FAST")
+                    | ("STORE_NAME", "DELETE_NAME")
+                    | ("STORE_GLOBAL", "DELETE_GLOBAL")
+                    | ("STORE_DEREF", "DELETE_DEREF")
+            ) && b.arg == c.arg;
+            if !(is_none(a) && pair) {
+                break;
+            }
+            k += 3;
+        }
+        k
+    }
+}

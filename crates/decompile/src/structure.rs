@@ -13,6 +13,7 @@ mod arm_order;
 mod block_instrs;
 mod break_first;
 mod chain_ifexp;
+mod clause_end_copy;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -3098,6 +3099,9 @@ impl<'a> Structurer<'a> {
                 }
             }
         }
+        // (arms of the clauses that end them with a copy of the code after the statement)
+        let usable = finalbody.is_none() && !star;
+        clause_end_copy::resolve(handlers.iter_mut().map(|h| &mut h.body), &after_try, usable);
         let stmt = if let Some(finalbody) = finalbody {
             // the normal path runs the copy of the finally body, then what follows the statement
             // (in the same block when nothing jumps there)
@@ -3315,6 +3319,7 @@ impl<'a> Structurer<'a> {
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
                 }
+                clause_end_copy::mark_nested(&mut stmts);
                 if except_exit::ends_with_exit_after_marker(&stmts) {
                     exit_copies.push(clauses.len());
                 }
@@ -3362,6 +3367,7 @@ impl<'a> Structurer<'a> {
             let carry = self.above(&left, base)?;
             let placed = self.emitted.clone();
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
+            clause_end_copy::mark_nested(&mut stmts);
             if except_exit::ends_with_exit_after_marker(&stmts) {
                 exit_copies.push(clauses.len());
             }

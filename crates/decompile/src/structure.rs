@@ -185,6 +185,8 @@ pub struct Structurer<'a> {
     /// Blocks that ran code after popping a loop's iterator, ending in `return`: the code after
     /// the loop the compiler copied into a `break` (`loop_tail_copy.rs`).
     late_tails: Vec<loop_tail_copy::TailSeen>,
+    /// The last block run's code after it popped a loop's iterator (`loop_tail_copy.rs`).
+    last_tail: Option<loop_tail_copy::TailSeen>,
     /// The blocks the running regions stop at, innermost last.
     stops: Vec<Option<usize>>,
     /// How many `stops` there were when each loop body being structured began (innermost last).
@@ -725,6 +727,7 @@ impl<'a> Structurer<'a> {
             resume: vec![0; n],
             late_returns: 0,
             late_tails: Vec::new(),
+            last_tail: None,
             stops: Vec::new(),
             loop_stops: Vec::new(),
             guard_block: None,
@@ -1566,6 +1569,10 @@ impl<'a> Structurer<'a> {
             }
             self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
+            // (a way out after popping a loop's iterator: `loop_tail_copy.rs`)
+            if exit == Exit::Exit {
+                self.keep_tail(b);
+            }
             // an inlined comprehension's setup or end: its saved locals stay on the stack
             let comp_setup = self.comp_setup_or_end(b, &left, base.len(), stmts.is_empty());
             // an async with's exit call is awaited: the statement comes out after the await loop,

@@ -31,11 +31,15 @@ pub(super) struct TailSeen {
     iter_at: usize,
     /// The statements from the pop on.
     tail: Vec<Stmt>,
+    /// The statement the block made right before the pop, if any.
+    before: Option<Stmt>,
 }
 
 impl Structurer<'_> {
-    /// Remember the code block `b` ran after popping a loop's iterator (3.11+).
+    /// Remember the code block `b` ran after popping a loop's iterator (3.11+), until the
+    /// structurer keeps the block's statements where it reads them ([`Self::keep_tail`]).
     pub(super) fn note_tail(&mut self, b: usize, sim: &Sim) {
+        self.last_tail = None;
         if self.legacy.is_some() {
             return;
         }
@@ -45,15 +49,25 @@ impl Structurer<'_> {
         let Some(tail) = sim.out.get(t.start..) else {
             return;
         };
-        let seen = TailSeen {
+        self.last_tail = Some(TailSeen {
             block: b,
             iter_at: t.iter_at,
             tail: tail.to_vec(),
+            before: t.start.checked_sub(1).and_then(|k| sim.out.get(k)).cloned(),
+        });
+    }
+
+    /// Block `b`, just run, leaves the code where the region being structured reads it: its
+    /// code after a loop's iterator was popped (if any) is a copy to look at when the loop's
+    /// statement is complete.
+    pub(super) fn keep_tail(&mut self, b: usize) {
+        let Some(seen) = self.last_tail.take().filter(|t| t.block == b) else {
+            return;
         };
         match self
             .late_tails
             .iter_mut()
-            .find(|x| x.block == b && x.iter_at == t.iter_at)
+            .find(|x| x.block == b && x.iter_at == seen.iter_at)
         {
             Some(x) => *x = seen,
             None => self.late_tails.push(seen),
@@ -106,7 +120,11 @@ impl Structurer<'_> {
             if tail.is_empty() || mine.iter().any(|&k| self.late_tails[k].tail != tail) {
                 continue;
             }
-            if take_copies(out, i, &tail, mine.len()) {
+            let befores: Vec<Option<Stmt>> = mine
+                .iter()
+                .map(|&k| self.late_tails[k].before.clone())
+                .collect();
+            if take_copies(out, i, &tail, &befores) {
                 let mut k = 0;
                 self.late_tails.retain(|_| {
                     k += 1;
@@ -119,7 +137,8 @@ impl Structurer<'_> {
 
 /// Rewrite the `for` statement `out[i]` whose `count` copies of `tail` are `break`s, where the
 /// statements after it end with `tail`; whether it did.
-fn take_copies(out: &mut Vec<Stmt>, i: usize, tail: &[Stmt], count: usize) -> bool {
+fn take_copies(out: &mut Vec<Stmt>, i: usize, tail: &[Stmt], befores: &[Option<Stmt>]) -> bool {
+    let count = befores.len();
     let n = tail.len();
     let after = out.len() - (i + 1);
     // the code after the loop ends with the copied code, or never completes (the copied code
@@ -139,6 +158,21 @@ fn take_copies(out: &mut Vec<Stmt>, i: usize, tail: &[Stmt], count: usize) -> bo
     // every copy at the end of an `if` arm, and no other place ending with the same code
     if arm_ends(body, tail, true) != count || arm_ends(body, tail, false) != count {
         return false;
+    }
+    // (each the end of one of the blocks seen: the statement before it as the block made it)
+    let mut found = Vec::new();
+    arm_befores(body, tail, &mut found);
+    let mut want: Vec<&Option<Stmt>> = befores.iter().collect();
+    for f in &found {
+        match want.iter().position(|w| match w {
+            Some(s) => f.as_ref() == Some(s),
+            None => true,
+        }) {
+            Some(k) => {
+                want.remove(k);
+            }
+            None => return false,
+        }
     }
     // (an `else:` part would be skipped by a `break` the body already has)
     if else_len > 0 && has_break(body) {
@@ -203,6 +237,20 @@ fn arm_ends(stmts: &[Stmt], tail: &[Stmt], arms: bool) -> usize {
         };
     }
     count
+}
+
+/// The statement before each end of `tail` in `stmts` and the arms of its `if` statements.
+fn arm_befores(stmts: &[Stmt], tail: &[Stmt], found: &mut Vec<Option<Stmt>>) {
+    if stmts.ends_with(tail) {
+        let k = stmts.len() - tail.len();
+        found.push(k.checked_sub(1).map(|j| stmts[j].clone()));
+    }
+    for s in stmts {
+        if let Stmt::If { body, orelse, .. } = s {
+            arm_befores(body, tail, found);
+            arm_befores(orelse, tail, found);
+        }
+    }
 }
 
 /// Replace `tail` at the end of `stmts` and of the arms of its `if` statements by `break`.

@@ -4,7 +4,8 @@ construct's unwinding pop (the loop's iterator, the clause's POP_EXCEPT), where 
 inside the construct would have computed its value before the pop: a `break` of a `for` loop with
 statements before it, of a `for ... else:` (whose `else:` part the `break` skips, or whose code
 after the statement exists only in the copies), of a `while` loop out of an `except ... as name:`
-clause, and an `if` arm that ends an except clause with code after the `if`. And shapes that must
+clause, an `if` arm that ends an except clause with code after the `if`, a try statement ending an
+except clause whose normal path runs the copy. And shapes that must
 keep their reading: a `return` written inside the loop with the same code after the loop, a loop
 with a `break` of its own besides the copy."""
 
@@ -115,6 +116,21 @@ def clause_arm_ends_named_clause(catalog, key, n):
     return msg
 
 
+def clause_try_else_copies(loader, name, log):
+    try:
+        path = loader(name)
+    except AttributeError:
+        log.append("attr")
+        return None
+    except ImportError:
+        try:
+            path = loader()
+        except TypeError:
+            log.append("type")
+            return None
+    return path
+
+
 def return_inside_loop_same_as_after(xs, y):
     for x in xs:
         if x > 2:
@@ -172,6 +188,12 @@ CASES = {
         ({}, "a", 2, lambda k, n: k * n),
     ],
     "clause_arm_ends_named_clause": [({"a": 1}, "a", 1), ({}, "a", 1), ({}, "a", 2), ({}, "b", 3)],
+    "clause_try_else_copies": [
+        (lambda *a: "p" + str(len(a)), "x", []),
+        (lambda *a: a[0].no_such, "x", []),
+        (lambda *a: __import__("no_such_module_tailcopy") if a else "q", "x", []),
+        (lambda *a: __import__("no_such_module_tailcopy") if a else len(), "x", []),
+    ],
     "return_inside_loop_same_as_after": [([1, 3], 0), ([], 5), ([1], 2)],
     "for_own_break_and_copy": [([1, 2],), ([1, -1, 2],), ([1, 0],), ([],)],
     "nested_for_break_tails": [([[1, 2], [3]], 3), ([[1]], 4), ([], 1)],

@@ -3108,6 +3108,11 @@ impl<'a> Structurer<'a> {
         }
         // (arms of the clauses that end them with a copy of the code after the statement)
         let usable = finalbody.is_none() && !star;
+        if usable && after_try.is_empty() && end.is_none() {
+            if let Some(t) = clause_end_copy::hoist_marked(&mut handlers, &exit_copies, &mut rest) {
+                after_try = t;
+            }
+        }
         clause_end_copy::resolve(handlers.iter_mut().map(|h| &mut h.body), &after_try, usable);
         let stmt = if let Some(finalbody) = finalbody {
             // the normal path runs the copy of the finally body, then what follows the statement

@@ -129,6 +129,82 @@ pub(super) fn resolve<'a>(
     }
 }
 
+/// Where no clause's own end told the code after the try statement (`hoist_leaving_tail` found
+/// none), but the normal path's code after the body (`rest`) ends with the `return` that marked arms
+/// of the clauses copied, and every clause either ends with its own copy of it (`copies`, as
+/// `except_exit.rs` found them) or never completes but through its marked arms: that `return` is
+/// the code after the statement (taken from `rest` and returned), the clauses' copies go, and the
+/// marked arms go to the clauses' ends ([`resolve`] then finds the code after the statement).
+pub(super) fn hoist_marked(
+    handlers: &mut [crate::ast::ExceptHandler],
+    copies: &[usize],
+    rest: &mut Vec<Stmt>,
+) -> Option<Vec<Stmt>> {
+    let s = rest.last().filter(|s| returns_computed(s))?.clone();
+    if !handlers.iter().any(|h| marked_somewhere(&h.body, &s)) {
+        return None;
+    }
+    for (k, h) in handlers.iter().enumerate() {
+        let own_copy = copies.contains(&k) && h.body.last() == Some(&s);
+        if !own_copy && !never_completes(&h.body) {
+            return None;
+        }
+    }
+    for (k, h) in handlers.iter_mut().enumerate() {
+        if copies.contains(&k) && h.body.last() == Some(&s) {
+            h.body.pop();
+            if h.body.is_empty() {
+                h.body.push(Stmt::Pass);
+            }
+        }
+    }
+    rest.pop();
+    Some(vec![s])
+}
+
+/// Does a mark before `s` end an arm somewhere in `stmts`?
+fn marked_somewhere(stmts: &[Stmt], s: &Stmt) -> bool {
+    marked_end(stmts, s).is_some()
+        || stmts.iter().any(|x| match x {
+            Stmt::If { body, orelse, .. } => {
+                marked_somewhere(body, s) || marked_somewhere(orelse, s)
+            }
+            Stmt::Try {
+                body,
+                handlers,
+                orelse,
+                ..
+            } => {
+                marked_somewhere(body, s)
+                    || marked_somewhere(orelse, s)
+                    || handlers.iter().any(|h| marked_somewhere(&h.body, s))
+            }
+            _ => false,
+        })
+}
+
+/// Does control never come out of the end of `stmts` (every way ends with `return`, `raise`,
+/// `break` or `continue`), as read before the marked arms go to the clause's end?
+fn never_completes(stmts: &[Stmt]) -> bool {
+    match stmts.last() {
+        Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue) => true,
+        Some(Stmt::If { body, orelse, .. }) => never_completes(body) && never_completes(orelse),
+        Some(Stmt::Try {
+            body,
+            handlers,
+            orelse,
+            finalbody,
+        }) if finalbody.is_empty() => {
+            let normal = match orelse.is_empty() {
+                true => never_completes(body),
+                false => never_completes(orelse),
+            };
+            normal && handlers.iter().all(|h| never_completes(&h.body))
+        }
+        _ => false,
+    }
+}
+
 /// Does the arm end `[mark, markers and unbindings..., s]` end `stmts`? Its length if so.
 fn marked_end(stmts: &[Stmt], s: &Stmt) -> Option<usize> {
     let k = stmts.iter().rposition(is_mark)?;

@@ -5,7 +5,8 @@ inside the construct would have computed its value before the pop: a `break` of 
 statements before it, of a `for ... else:` (whose `else:` part the `break` skips, or whose code
 after the statement exists only in the copies), of a `while` loop out of an `except ... as name:`
 clause, an `if` arm that ends an except clause with code after the `if`, a try statement ending an
-except clause whose normal path runs the copy. And shapes that must
+except clause whose normal path runs the copy, a try statement ending a try body whose clauses copy
+the code after the enclosing statement. And shapes that must
 keep their reading: a `return` written inside the loop with the same code after the loop, a loop
 with a `break` of its own besides the copy."""
 
@@ -131,6 +132,32 @@ def clause_try_else_copies(loader, name, log):
     return path
 
 
+def inner_try_clause_copy(link, rename, log):
+    try:
+        try:
+            link(log)
+        except (AttributeError, PermissionError):
+            rename(log)
+        else:
+            log.append("linked")
+    except OSError as e:
+        log.append(type(e).__name__)
+        raise
+    return log
+
+
+def inner_try_clause_copy_no_else(data, names):
+    try:
+        raw = data.encode("ascii")
+        try:
+            data = raw.decode(names[0])
+        except LookupError:
+            data = raw.decode("ascii")
+    except UnicodeEncodeError:
+        pass
+    return data
+
+
 def return_inside_loop_same_as_after(xs, y):
     for x in xs:
         if x > 2:
@@ -194,6 +221,12 @@ CASES = {
         (lambda *a: __import__("no_such_module_tailcopy") if a else "q", "x", []),
         (lambda *a: __import__("no_such_module_tailcopy") if a else len(), "x", []),
     ],
+    "inner_try_clause_copy": [
+        (list.append, list.append, []),
+        (lambda log: log.no_such, list.append, []),
+        (lambda log: open("/no/such/dir/tailcopy"), list.append, []),
+    ],
+    "inner_try_clause_copy_no_else": [("abc", ["utf-8"]), ("abc", ["no-such-codec"]), ("\u00e9", ["ascii"])],
     "return_inside_loop_same_as_after": [([1, 3], 0), ([], 5), ([1], 2)],
     "for_own_break_and_copy": [([1, 2],), ([1, -1, 2],), ([1, 0],), ([],)],
     "nested_for_break_tails": [([[1, 2], [3]], 3), ([[1]], 4), ([], 1)],

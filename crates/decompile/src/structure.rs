@@ -1234,6 +1234,8 @@ impl<'a> Structurer<'a> {
             return Err(e);
         }
         let mut out = self.region(0, None, &[], None)?;
+        // (marks of clause ends no enclosing try statement resolved: the reading as it was)
+        clause_end_copy::drop_marks(&mut out);
         self.code.shared_tail_return.set(self.shared_tail_return());
         if self.dead_return_none_tail() {
             try_else::tail_into_else(&mut out);
@@ -3109,11 +3111,22 @@ impl<'a> Structurer<'a> {
         // (arms of the clauses that end them with a copy of the code after the statement)
         let usable = finalbody.is_none() && !star;
         if usable && after_try.is_empty() && end.is_none() {
-            if let Some(t) = clause_end_copy::hoist_marked(&mut handlers, &exit_copies, &mut rest) {
+            let found =
+                clause_end_copy::hoist_marked(&mut handlers, &exit_copies, &mut rest, &body);
+            if let Some(t) = found {
                 after_try = t;
             }
         }
-        clause_end_copy::resolve(handlers.iter_mut().map(|h| &mut h.body), &after_try, usable);
+        // (a try statement at the top level of an enclosing try body, whose end is that body's:
+        // the clauses' copies may be of the code after the enclosing statement, which resolves
+        // the marks)
+        let carry_up = usable && after_try.is_empty() && self.in_try_body_top();
+        if carry_up {
+            clause_end_copy::mark_own_copies(&mut handlers, &exit_copies);
+        } else {
+            let bodies = handlers.iter_mut().map(|h| &mut h.body);
+            clause_end_copy::resolve(bodies.chain([&mut body]), &after_try, usable);
+        }
         let stmt = if let Some(finalbody) = finalbody {
             // the normal path runs the copy of the finally body, then what follows the statement
             // (in the same block when nothing jumps there)

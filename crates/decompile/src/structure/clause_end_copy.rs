@@ -135,13 +135,19 @@ pub(super) fn resolve<'a>(
 /// `except_exit.rs` found them) or never completes but through its marked arms: that `return` is
 /// the code after the statement (taken from `rest` and returned), the clauses' copies go, and the
 /// marked arms go to the clauses' ends ([`resolve`] then finds the code after the statement).
+///
+/// Marks carried up from a try statement ending the body ([`mark_own_copies`]) count too, where
+/// `rest` is then nothing else: the body's end is the statement's.
 pub(super) fn hoist_marked(
     handlers: &mut [crate::ast::ExceptHandler],
     copies: &[usize],
     rest: &mut Vec<Stmt>,
+    body: &[Stmt],
 ) -> Option<Vec<Stmt>> {
     let s = rest.last().filter(|s| returns_computed(s))?.clone();
-    if !handlers.iter().any(|h| marked_somewhere(&h.body, &s)) {
+    let in_body = rest.len() == 1
+        && matches!(body.last(), Some(t @ Stmt::Try { .. }) if marked_somewhere(std::slice::from_ref(t), &s));
+    if !in_body && !handlers.iter().any(|h| marked_somewhere(&h.body, &s)) {
         return None;
     }
     for (k, h) in handlers.iter().enumerate() {
@@ -160,6 +166,24 @@ pub(super) fn hoist_marked(
     }
     rest.pop();
     Some(vec![s])
+}
+
+/// The clauses' own copies at their ends (`copies`, as `except_exit.rs` found them), marked too:
+/// the try statement ends an enclosing try body, and the enclosing statement resolves them.
+pub(super) fn mark_own_copies(handlers: &mut [crate::ast::ExceptHandler], copies: &[usize]) {
+    for &k in copies {
+        if let Some(h) = handlers.get_mut(k) {
+            let n = h.body.len();
+            if n > 0 && returns_computed(&h.body[n - 1]) && !(n > 1 && is_mark(&h.body[n - 2])) {
+                h.body.insert(
+                    n - 1,
+                    Stmt::Expr {
+                        value: Expr::name(CLAUSE_END),
+                    },
+                );
+            }
+        }
+    }
 }
 
 /// Does a mark before `s` end an arm somewhere in `stmts`?
@@ -312,7 +336,7 @@ fn has_mark(stmts: &[Stmt]) -> bool {
 }
 
 /// Remove every mark from `stmts` (the reading as it was).
-fn drop_marks(stmts: &mut Vec<Stmt>) {
+pub(super) fn drop_marks(stmts: &mut Vec<Stmt>) {
     stmts.retain(|s| !is_mark(s));
     for s in stmts.iter_mut() {
         match s {
@@ -337,6 +361,24 @@ fn drop_marks(stmts: &mut Vec<Stmt>) {
             Stmt::With { body, .. } | Stmt::AsyncWith { body, .. } => drop_marks(body),
             Stmt::Match { cases, .. } => cases.iter_mut().for_each(|c| drop_marks(&mut c.body)),
             _ => {}
+        }
+    }
+}
+
+impl super::Structurer<'_> {
+    /// Is the try statement being built at the top level of an enclosing try body (not a with
+    /// body), whose end is then that body's end (3.11+)?
+    pub(super) fn in_try_body_top(&self) -> bool {
+        match self.try_body.last() {
+            Some(&(h, None))
+                if self.legacy.is_none() && self.try_depth.last() == Some(&self.nesting) =>
+            {
+                !self
+                    .instrs(h)
+                    .iter()
+                    .any(|i| i.op.name == "WITH_EXCEPT_START")
+            }
+            _ => false,
         }
     }
 }

@@ -3039,7 +3039,7 @@ impl<'a> Structurer<'a> {
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
-        let (mut handlers, finalbody, tails, exit_copies) = handlers?;
+        let (mut handlers, mut finalbody, tails, exit_copies) = handlers?;
         // (a finally statement whose body went on into the code after it: that code leaves, as
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
@@ -3121,6 +3121,12 @@ impl<'a> Structurer<'a> {
         // the clauses' copies may be of the code after the enclosing statement, which resolves
         // the marks)
         let carry_up = usable && after_try.is_empty() && self.in_try_body_top();
+        // (a `finally:` statement resolves none: marks carried up into its body's copies, in the
+        // normal path's code or the handler's body, would tell the copies apart)
+        if let Some(f) = finalbody.as_mut() {
+            clause_end_copy::drop_marks(f);
+            clause_end_copy::drop_marks(&mut rest);
+        }
         if carry_up {
             clause_end_copy::mark_own_copies(&mut handlers, &exit_copies);
         } else {

@@ -208,6 +208,11 @@ pub struct Sim<'a> {
     iter_popped: Option<usize>,
     /// A value returned after the pop ([`Sim::late_return`]).
     late_return: bool,
+    /// The first pop of a loop's iterator in this block: how many statements were made before it,
+    /// the stack's length after it, and what the loop iterates (`exprs/late_return.rs`).
+    first_iter_pop: Option<(usize, usize, Expr)>,
+    /// Code after that pop that ends the block by `return` ([`Sim::late_tail`]).
+    late_tail: Option<late_return::LateTail>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -354,6 +359,8 @@ impl<'a> Sim<'a> {
             saved_exc: Vec::new(),
             iter_popped: None,
             late_return: false,
+            first_iter_pop: None,
+            late_tail: None,
         }
         .entered()
     }
@@ -1994,7 +2001,7 @@ impl<'a> Sim<'a> {
                         let value = self.expr_of(ins, f)?;
                         self.out.push(Stmt::Expr { value });
                     }
-                    Val::Iter(_) => self.popped_iter(),
+                    Val::Iter(e) => self.popped_iter(e),
                     _ => {}
                 }
             }
@@ -2146,6 +2153,7 @@ impl<'a> Sim<'a> {
                     .consts
                     .get(raw as usize)
                     .ok_or_else(|| self.err(ins, "constant index out of range"))?;
+                self.note_late_tail(true);
                 self.out.push(Stmt::Return {
                     value: Some(constant_expr(c)),
                 });
@@ -2153,6 +2161,8 @@ impl<'a> Sim<'a> {
             }
             ids::RETURN_VALUE => {
                 self.return_after_pop();
+                let constant = matches!(self.stack.last(), Some(Val::Expr(Expr::Constant { .. })));
+                self.note_late_tail(constant);
                 let v = self.pop_expr(ins)?;
                 self.out.push(Stmt::Return { value: Some(v) });
                 return Ok(Some(Exit::Exit));
@@ -2705,8 +2715,8 @@ impl<'a> Sim<'a> {
             ids::END_FOR | ids::POP_ITER => {
                 let n = -ins.op.stack_effect(raw, Some(false));
                 for _ in 0..n.max(0) {
-                    if let Val::Iter(_) = self.pop(ins)? {
-                        self.popped_iter();
+                    if let Val::Iter(e) = self.pop(ins)? {
+                        self.popped_iter(e);
                     }
                 }
             }

@@ -13,6 +13,7 @@ mod arm_order;
 mod block_instrs;
 mod break_first;
 mod chain_ifexp;
+mod clause_end_copy;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -43,6 +44,7 @@ mod loop_else;
 mod loop_exits;
 mod loop_return;
 mod loop_shapes;
+mod loop_tail_copy;
 mod nop_header;
 mod shared_tail;
 mod straight;
@@ -183,6 +185,11 @@ pub struct Structurer<'a> {
     /// How many blocks run so far returned a value computed after they popped a loop's iterator
     /// (`exprs/late_return.rs`).
     late_returns: usize,
+    /// Blocks that ran code after popping a loop's iterator, ending in `return`: the code after
+    /// the loop the compiler copied into a `break` (`loop_tail_copy.rs`).
+    late_tails: Vec<loop_tail_copy::TailSeen>,
+    /// The last block run's code after it popped a loop's iterator (`loop_tail_copy.rs`).
+    last_tail: Option<loop_tail_copy::TailSeen>,
     /// The blocks the running regions stop at, innermost last.
     stops: Vec<Option<usize>>,
     /// How many `stops` there were when each loop body being structured began (innermost last).
@@ -774,6 +781,8 @@ impl<'a> Structurer<'a> {
             legacy,
             resume: vec![0; n],
             late_returns: 0,
+            late_tails: Vec::new(),
+            last_tail: None,
             stops: Vec::new(),
             loop_stops: Vec::new(),
             guard_block: None,
@@ -1231,6 +1240,7 @@ impl<'a> Structurer<'a> {
         }
         sim.check_copies()?;
         self.late_returns += usize::from(sim.late_return());
+        self.note_tail(b, &sim);
         Ok((sim.out, exit, sim.stack))
     }
 
@@ -1279,6 +1289,8 @@ impl<'a> Structurer<'a> {
             return Err(e);
         }
         let mut out = self.region(0, None, &[], None)?;
+        // (marks of clause ends no enclosing try statement resolved: the reading as it was)
+        clause_end_copy::drop_marks(&mut out);
         self.code.shared_tail_return.set(self.shared_tail_return());
         if self.dead_return_none_tail() {
             try_else::tail_into_else(&mut out);
@@ -1360,6 +1372,7 @@ impl<'a> Structurer<'a> {
         // under the statement's base moved (a `return` inside `async with` swaps past __exit__).
         let mut whole: Option<Vec<Val>> = None;
         let mut reached: Option<Vec<Val>> = None;
+        let mut fors: Vec<(usize, usize, usize)> = Vec::new();
         loop {
             if Some(b) == stop {
                 if loses_work(&carry) && !self.takes_carry() {
@@ -1548,8 +1561,13 @@ impl<'a> Structurer<'a> {
             }
             if self.loop_at(b).is_some() && lp.map(|c| c.header) != Some(b) && !self.guard_header(b)
             {
+                let iter_at = stack.len().checked_sub(1);
                 let (stmts, next) = self.loop_stmt(b, stack, None, lp)?;
                 out.extend(stmts);
+                // (a `for` loop: its copies of the code after it, `loop_tail_copy.rs`)
+                if let (Some(at), Some(Stmt::For { .. })) = (iter_at, out.last()) {
+                    fors.push((out.len() - 1, b, at));
+                }
                 match next.block {
                     Some(n) => {
                         b = n;
@@ -1608,6 +1626,10 @@ impl<'a> Structurer<'a> {
             }
             self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
+            // (a way out after popping a loop's iterator: `loop_tail_copy.rs`)
+            if exit == Exit::Exit {
+                self.keep_tail(b);
+            }
             // an inlined comprehension's setup or end: its saved locals stay on the stack
             let comp_setup = self.comp_setup_or_end(b, &left, base.len(), stmts.is_empty());
             // an async with's exit call is awaited: the statement comes out after the await loop,
@@ -1893,6 +1915,7 @@ impl<'a> Structurer<'a> {
                 }
             }
         }
+        self.place_loop_tails(&mut out, &fors);
         self.stop_carry = reached;
         Ok(out)
     }
@@ -3105,7 +3128,7 @@ impl<'a> Structurer<'a> {
         self.saved_exc.pop();
         self.depth_offset -= 1;
         self.active.pop();
-        let (mut handlers, finalbody, tails, exit_copies) = handlers?;
+        let (mut handlers, mut finalbody, tails, exit_copies) = handlers?;
         // (a finally statement whose body went on into the code after it: that code leaves, as
         // the body's ways out through their copies do, and is the body's)
         let end = end.filter(|&e| finalbody.is_none() || !self.emitted[e]);
@@ -3173,6 +3196,31 @@ impl<'a> Structurer<'a> {
                     }
                 }
             }
+        }
+        // (arms of the clauses that end them with a copy of the code after the statement)
+        let usable = finalbody.is_none() && !star;
+        if usable && after_try.is_empty() && end.is_none() {
+            let found =
+                clause_end_copy::hoist_marked(&mut handlers, &exit_copies, &mut rest, &body);
+            if let Some(t) = found {
+                after_try = t;
+            }
+        }
+        // (a try statement at the top level of an enclosing try body, whose end is that body's:
+        // the clauses' copies may be of the code after the enclosing statement, which resolves
+        // the marks)
+        let carry_up = usable && after_try.is_empty() && self.in_try_body_top();
+        // (a `finally:` statement resolves none: marks carried up into its body's copies, in the
+        // normal path's code or the handler's body, would tell the copies apart)
+        if let Some(f) = finalbody.as_mut() {
+            clause_end_copy::drop_marks(f);
+            clause_end_copy::drop_marks(&mut rest);
+        }
+        if carry_up {
+            clause_end_copy::mark_own_copies(&mut handlers, &exit_copies);
+        } else {
+            let bodies = handlers.iter_mut().map(|h| &mut h.body);
+            clause_end_copy::resolve(bodies.chain([&mut body]), &after_try, usable);
         }
         let stmt = if let Some(finalbody) = finalbody {
             // (`finally: pass` compiles to nothing: its copies are empty)
@@ -3388,6 +3436,7 @@ impl<'a> Structurer<'a> {
                 if stmts.first().is_some_and(|s| is_marker(s, EXC)) {
                     stmts.remove(0);
                 }
+                clause_end_copy::mark_nested(&mut stmts);
                 if except_exit::ends_with_exit_after_marker(&stmts) {
                     exit_copies.push(clauses.len());
                 }
@@ -3435,6 +3484,7 @@ impl<'a> Structurer<'a> {
             let carry = self.above(&left, base)?;
             let placed = self.emitted.clone();
             let mut stmts = self.region_carry(body_start, end, base, carry, lp)?;
+            clause_end_copy::mark_nested(&mut stmts);
             if except_exit::ends_with_exit_after_marker(&stmts) {
                 exit_copies.push(clauses.len());
             }

@@ -286,7 +286,9 @@ impl Structurer<'_> {
         }
         let ins = self.instrs(b);
         let start = match ins.iter().position(|i| i.op.name == "POP_EXCEPT") {
-            Some(k) => k + 1,
+            // (past the unbinding of an `except ... as name:` clause's name, which the clause's
+            // way out runs after its POP_EXCEPT)
+            Some(k) => k + 1 + self.unbind_len(&ins[k + 1..]),
             None if self.code.version >= framejit_bytecode::PyVersion::V3_12 => ins
                 .iter()
                 .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))

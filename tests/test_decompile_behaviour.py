@@ -22,19 +22,18 @@ from conftest import LIVE_MINORS, interpreter, run_json
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = "tests/support/behaviour_run.py"
 
-# "equal" functions per version, measured 2026-11-22 at the end of session 14 (main after the merges
-# of speed4, fin311, twice310, twice312 and the lead's changes; new modules b_lead14, b_fin311,
-# b_twice310, b_twice312):
-#   3.9.18   equal 732 of 741, refused 9,  different 0
-#   3.10.13  equal 752 of 766, refused 14, different 0
-#   3.11.7   equal 804 of 814, refused 9,  different 1 (KNOWN_DEFECTS)
-#   3.12.1   equal 815 of 824, refused 8,  different 1 (KNOWN_DEFECTS)
-#   3.13.0   equal 821 of 830, refused 9,  different 0
-#   3.14.10  equal 827 of 837, refused 9,  different 1 (KNOWN_DEFECTS)
-# No "syntax", no "error". Whole-module mode: equal 38, 37, 46, 47, 48, 48 modules, 4-7 refused each
-# (3.14: b_lead14 different, KNOWN_DEFECTS).
-FLOORS = {9: 732, 10: 752, 11: 804, 12: 815, 13: 821, 14: 827}
-MIN_FUNCTIONS = {9: 741, 10: 766, 11: 814, 12: 824, 13: 830, 14: 837}
+# "equal" functions per version, measured 2026-11-22 at the end of session 15 (main after the merges
+# of branch39, speed5, tailcopy and the lead's changes; new modules b_lead15, b_branch39, b_tailcopy):
+#   3.9.18   equal 760 of 770, refused 10, different 0
+#   3.10.13  equal 780 of 795, refused 15, different 0
+#   3.11.7   equal 833 of 843, refused 10, different 0
+#   3.12.1   equal 844 of 853, refused 9,  different 0
+#   3.13.0   equal 850 of 859, refused 9,  different 0
+#   3.14.10  equal 857 of 866, refused 9,  different 0
+# No "syntax", no "error", no known defect left. Whole-module mode: equal 40, 39, 49, 50, 51, 52
+# modules, 4-8 refused each.
+FLOORS = {9: 760, 10: 780, 11: 833, 12: 844, 13: 850, 14: 857}
+MIN_FUNCTIONS = {9: 770, 10: 795, 11: 843, 12: 853, 13: 859, 14: 866}
 
 _ALL = range(9, 15)
 # (module, function) -> versions where it is miscompiled today: silent miscompilations found by this suite,

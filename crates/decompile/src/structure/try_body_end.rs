@@ -10,9 +10,12 @@
 //! The body's end is then the one block outside the range that its covered code reaches by a
 //! normal edge and that is no way out of it (a loop's header or exit, a `return` of a constant,
 //! a line marker leading back in, code that only leaves the function, code entered with a value
-//! carried on, such as a `return` value through an enclosing finally body's copy). Where the first reading put
-//! that block inside the body, the body is read again with the region stopping there. (Only for
-//! except clauses: a finally statement's ways out run copies of its body outside the range.)
+//! carried on, such as a `return` value through an enclosing finally body's copy). Where the
+//! first reading put that block inside the body, the body is read again with the region stopping
+//! there. (Only for except clauses: a finally statement's ways out run copies of its body outside
+//! the range.) The second reading starts from the visit counts, emitted blocks and flags the
+//! first one found; other notes a first reading leaves (tailcopy's marks of copied tails) are
+//! not rolled back: the sweeps found no reading they changed.
 
 use super::{EdgeKind, LoopCtx, Structurer};
 

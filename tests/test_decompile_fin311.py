@@ -24,16 +24,18 @@ ALL = {
     "clause_break_finally_rebinds",
     "return_in_finally_try_in_while_true",
 }
-# refused (DecompileError) on a version: never wrong source. `raise_in_except_try_in_while_true`:
-# "a block would come out twice" (branch twice312's class); the two last on 3.12+: the except
-# clause's `break` whose code after the loop 3.12+ copy after the finally body's copy, and a
-# `return` in the try body of `while True:` (see docs/decompiler.md, branch fin311)
+# refused (DecompileError) on a version: never wrong source. On 3.12+ the except clause's `break`
+# whose code after the loop 3.12+ copy after the finally body's copy; on 3.14 also a `return` in
+# the try body of `while True:` (see docs/decompiler.md, branch fin311). Since session 15
+# `raise_in_except_try_in_while_true` (was "a block would come out twice", 3.11-3.14) and, on 3.12 /
+# 3.13, `return_in_finally_try_in_while_true` decompile to the original's instructions (the loop's
+# exit found at its own level past the try body: `exit_past_level`; tailcopy's readings).
 REFUSED = {
-    11: {"raise_in_except_try_in_while_true"},
-    12: {"raise_in_except_try_in_while_true", "clause_break_finally_rebinds",
-         "return_in_finally_try_in_while_true"},
+    11: set(),
+    12: {"clause_break_finally_rebinds"},
+    13: {"clause_break_finally_rebinds"},
+    14: {"clause_break_finally_rebinds", "return_in_finally_try_in_while_true"},
 }
-REFUSED[13] = REFUSED[14] = REFUSED[12]
 
 
 @pytest.fixture(scope="module", params=[11, 12, 13, 14])

@@ -143,9 +143,9 @@ CASES = {
         ([], {}),
     ],
     "assert_then_forever": [
-        ([1, 2], {"list_iterator"}),
-        ((1, 2), {"list_iterator"}),
-        ("ab", {"str_ascii_iterator", "str_iterator", "tuple_iterator"}),
+        ([1, 2], ("list_iterator",)),
+        ((1, 2), ("list_iterator",)),
+        ("ab", ("str_ascii_iterator", "str_iterator", "tuple_iterator")),
     ],
     "assert_then_return": [(1, 5), (0, 5), (6, 5)],
     "return_through_finally_around_except": [(2, []), (0, []), (5, ["x"]), (0, ["y"]), ("a", [])],

@@ -17,6 +17,7 @@ def test_module_docstrings_round_trip(minor: int) -> None:
     for name, r in rep.items():
         assert r["same_code"], (name, r["source"])
         assert r["doc"][0] == r["doc"][1], (name, r)
+        assert r["docs"][0] == r["docs"][1], (name, r)
         assert r["split"][:2] == r["split"][2:], (name, r)
     assert rep["doc_then_future"]["source"].startswith('"""The module."""\nfrom __future__ import annotations\n')
     assert "__doc__ = 'late'" in rep["doc_assigned_later"]["source"]
@@ -24,6 +25,7 @@ def test_module_docstrings_round_trip(minor: int) -> None:
     assert rep["global_in_function"]["source"].startswith(
         '"""Doc."""\nfrom __future__ import annotations\nglobal _cache\n_cache = {}\n'
     )
+    assert rep["fstring_statements"]["docs"][0] == {"g": None, "h": None, "K": None}
     assert rep["global_in_function"]["split"][:2] == [["_cache"], ["__doc__", "annotations", "get"]]
     if minor >= 14:
         for name in ("conditional_future", "conditional_lazy"):

@@ -24,6 +24,13 @@ CASES = {
         '"""Doc."""\nfrom __future__ import annotations\n_cache = {}\n'
         "def get(k):\n    global _cache\n    return _cache.get(k)\n"
     ),
+    # an f-string without fields as a statement: ≤3.11 load and drop it; no docstring (written
+    # back as a plain string it became the function's and the class's __doc__ until session 15)
+    "fstring_statements": (
+        "def g():\n    f'Not a {{docstring}}'\n"
+        "def h(x):\n    if x:\n        f'kept'\n    return x\n"
+        "class K:\n    f'not the doc'\n    y = 1\n"
+    ),
     "module_global": "global q\nq = 1\nr = q + 1\ndel q\nq = [q for q in 'ab']\n",
 }
 if sys.version_info >= (3, 14):
@@ -59,6 +66,9 @@ def main() -> None:
             "source": text,
             "same_code": codes(original) == codes(again),
             "doc": [ns1.get("__doc__"), ns2.get("__doc__")],
+            # (the docstrings of what the module defines)
+            "docs": [{k: getattr(v, "__doc__", None) for k, v in ns.items() if callable(v) and k != "__builtins__"}
+                     for ns in (ns1, ns2)],
             "split": [sorted(k for k in d if k != "__builtins__") for pair in split for d in pair],
         }
     print(json.dumps(report))

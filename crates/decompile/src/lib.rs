@@ -30,6 +30,7 @@ pub use input::{CodeInput, CodeParts, Const};
 /// The statements of a code object's body.
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::statements(code)?;
+    kept_string_statements(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
         fold_module_returns(&mut body);
     } else {
@@ -99,6 +100,31 @@ fn module_head_len(body: &[ast::Stmt]) -> usize {
             matches!(s, Stmt::ImportFrom { module: Some(m), level: 0, .. } if m == "__future__")
         })
         .count()
+}
+
+/// A string the code loads and drops (LOAD_CONST; POP_TOP) was no plain string statement, which
+/// the compiler drops (and which, first in a body, would be its docstring and set `__doc__`): it
+/// was an f-string without fields, which ≤3.11 compile to the load and the pop (`def g():
+/// f'Not a docstring'`). Written back as that f-string, at every depth.
+fn kept_string_statements(body: &mut [ast::Stmt]) {
+    use ast::{Constant, Expr, Stmt};
+    for s in body.iter_mut() {
+        if let Stmt::Expr {
+            value:
+                value @ Expr::Constant {
+                    value: Constant::Str(_),
+                    ..
+                },
+        } = s
+        {
+            let part = std::mem::replace(value, Expr::constant(Constant::None));
+            *value = Expr::JoinedStr { values: vec![part] };
+            continue;
+        }
+        for b in s.bodies_mut() {
+            kept_string_statements(b);
+        }
+    }
 }
 
 /// `global` / `nonlocal` declarations the body needs: names a function (or class body) stores or
@@ -715,6 +741,7 @@ pub fn class_def(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Dec
 fn class_def_of(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, DecompileError> {
     use ast::{Constant, Expr, Stmt};
     let mut body = structure::Structurer::statements(code)?;
+    kept_string_statements(&mut body);
     // (a class body, as module code, has no `return`: an arm ending in the copied return is an
     // `if`/`else`, the epilogue copied with it goes too)
     fold_module_returns(&mut body);

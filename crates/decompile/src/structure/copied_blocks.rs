@@ -234,7 +234,7 @@ impl Structurer<'_> {
     /// with's handler that falls into the `__exit__` call, which no handler covers: both are the
     /// loop's exit).
     pub(super) fn exits_at_level(&self, exits: &[usize], level: Option<usize>) -> Vec<usize> {
-        let at = |e: usize| self.cfg.blocks[e].handler.map(|h| h.0) == level;
+        let at = |e: usize| self.at_level(e, level);
         exits
             .iter()
             .copied()
@@ -249,6 +249,11 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
+    /// Is block `e` at handler level `level`: covered by that handler directly (or by none)?
+    pub(super) fn at_level(&self, e: usize, level: Option<usize>) -> bool {
+        self.cfg.blocks[e].handler.map(|h| h.0) == level
+    }
+
     /// Does block `b` hold only 3.14's branch markers: a NOT_TAKEN, with NOPs at most? (A block of
     /// NOPs alone is a line marker, which the rules for line markers see to.)
     fn only_markers(&self, b: usize) -> bool {

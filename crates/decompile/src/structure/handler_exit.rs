@@ -33,7 +33,7 @@ impl Structurer<'_> {
                 if e.kind == EdgeKind::Exception || body.contains(&e.to) {
                     continue;
                 }
-                if pops && self.cfg.blocks[e.to].handler.map(|h| h.0) == level {
+                if pops && self.at_level(e.to, level) {
                     // (out of the clause, at the loop's nesting; where a try statement in the
                     // loop covers the POP_EXCEPT, the `break` leaves it through its finally
                     // body's copy first: the loop goes on where that copy jumps)

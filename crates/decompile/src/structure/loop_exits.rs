@@ -298,13 +298,20 @@ impl Structurer<'_> {
         if start >= ins.len() {
             return None;
         }
-        // (3.13+: the pop last in its block, its jump the next block's only code, where the jump
-        // starts with the iterator gone: a `break` after the statements before it, `for x in
-        // it: break` in a try body whose range ends after the pop)
+        // a `for` loop's: the break pops the iterator, the exit starts with the pops that end
+        // the loop (END_FOR, 3.13 POP_TOP, 3.14 POP_ITER) before the code after the loop
+        let xi = self.instrs(exit);
+        let pops = xi
+            .iter()
+            .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
+            .count();
+        // (3.13+: the pop last in its block (alone, or after statements before the `break`), its
+        // jump the next block's only code, where the jump starts with the iterator gone, and the
+        // exit, found past its pops or with them, only a jump to the same place: `for x in it:
+        // break` in a try body whose range ends after the pop)
         let header = lp?.header;
         if jumps_on
             && one_jump(b).is_none()
-            && ins.len() > start + 1
             && ins
                 .last()
                 .is_some_and(|i| matches!(i.op.name, "POP_TOP" | "POP_ITER"))
@@ -313,53 +320,31 @@ impl Structurer<'_> {
                 dc.is_some() && dc.map(|d| d + 1) == dh
             })
         {
-            let start = ins.len() - 1;
-            let xi = self.instrs(exit);
-            let pops = xi
-                .iter()
-                .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
-                .count();
-            // (the exit found past its pops, or with them)
             let split = (pops == 0 || xi.first().is_some_and(|i| i.op.name == "END_FOR"))
                 && xi.len() == pops + 1
                 && xi.last().is_some_and(|i| i.op.flow == Flow::Jump);
-            return split.then_some(start);
+            return split.then_some(ins.len() - 1);
         }
         if start > 0 && self.copy_of_block(b, start, exit) {
             return Some(start);
         }
-        // a `for` loop's: the break pops the iterator, the exit starts with the pops that end
-        // the loop (END_FOR, 3.13 POP_TOP, 3.14 POP_ITER) before the code after the loop
-        let xi = self.instrs(exit);
-        let pops = xi
-            .iter()
-            .take_while(|i| matches!(i.op.name, "END_FOR" | "POP_TOP" | "POP_ITER"))
-            .count();
         let tail = &ins[start..];
         let same = |x: &&framejit_bytecode::Instr, y: &&framejit_bytecode::Instr| {
             super::same_code_instr(x, y)
         };
-        // (the pop alone, its jump in the next block: the exit's code after its pops only the
-        // jump to the same place)
-        let split = jumps_on
-            && tail.len() == 1
-            && one_jump(b).is_none()
-            && xi.len() == pops + 1
-            && xi.last().is_some_and(|i| i.op.flow == Flow::Jump);
         let copied = pops > 0
             && xi.first().is_some_and(|i| i.op.name == "END_FOR")
             && matches!(tail.first(), Some(i) if matches!(i.op.name, "POP_TOP" | "POP_ITER"))
-            && (split
-                || tail.len() - 1 == xi.len() - pops
-                    && tail[1..]
-                        .iter()
-                        .zip(&xi[pops..])
-                        .enumerate()
-                        .all(|(k, (x, y))| {
-                            // (the final jumps, which `jumps_on` found going to one place, differ
-                            // in their relative arguments)
-                            same(x, y) || jumps_on && k + 2 == tail.len() && x.op.flow == Flow::Jump
-                        }))
+            && tail.len() - 1 == xi.len() - pops
+            && tail[1..]
+                .iter()
+                .zip(&xi[pops..])
+                .enumerate()
+                .all(|(k, (x, y))| {
+                    // (the final jumps, which `jumps_on` found going to one place, differ in their
+                    // relative arguments)
+                    same(x, y) || jumps_on && k + 2 == tail.len() && x.op.flow == Flow::Jump
+                })
             && (!jumps_on || self.entry_depth[b] == self.entry_depth[lp?.header]);
         copied.then_some(start)
     }
@@ -694,7 +679,7 @@ impl Structurer<'_> {
         if self.legacy.is_some() || exits.is_empty() || self.code.version >= PyVersion::V3_14 {
             return None;
         }
-        let at = |e: usize| self.cfg.blocks[e].handler.map(|h| h.0) == level;
+        let at = |e: usize| self.at_level(e, level);
         let mut seen = vec![false; self.cfg.blocks.len()];
         let mut todo = exits.to_vec();
         let mut found: Option<usize> = None;

@@ -22,21 +22,30 @@ ALL = {
     "while_true_except_break",
     "while_true_except_break_in_try",
     "except_as_if_in_loop",
+    "while_except_break_or_return",
+    "while_except_break_or_return_call",
+    "for_return_const_in_try",
+    "for_break_into_implicit_return_in_try",
+    "for_return_const_in_with",
 }
 # refused (DecompileError) on a version: never wrong source
+# (3.12+ `for_return_const_in_with`: the with statement's normal way out, `return box.log` after
+# its exit call, is taken for a way out of the body with code after the exit call; not read yet)
+LATER = {"while_clause_break_through_finally", "for_else_break_through_finally", "for_return_const_in_with"}
 REFUSED = {
     # (3.11 reads it since branch beh311: the clause's `break` goes on where the finally copy jumps)
     11: set(),
-    12: {"while_clause_break_through_finally", "for_else_break_through_finally"},
-    13: {"while_clause_break_through_finally", "for_else_break_through_finally"},
-    14: {"while_clause_break_through_finally", "for_else_break_through_finally"},
+    12: LATER,
+    13: LATER,
+    14: LATER,
 }
 
 
 # decompiled to other instructions that behave the same (checked on every input): 3.14's layout of
-# `while True:` left only by an except clause's `break` is read as `try/except/else: ... continue`
-# followed by the code after the loop (known, not yet fixed)
-OTHER_CODE = {14: {"while_true_except_break", "while_true_except_break_in_try"}}
+# `while True:` left only by an except clause's `break`, inside an outer try body, is read as
+# `try/except/else: ... continue` followed by the code after the loop (known, not yet fixed; the
+# same loop outside a try reads since session 16: `handler_break_exit`, `clause_break_stop`)
+OTHER_CODE = {14: {"while_true_except_break_in_try"}}
 
 
 @pytest.fixture(scope="module", params=[11, 12, 13, 14])

@@ -156,6 +156,97 @@ def run(xs):
                 out.append(type(e).__name__)
     return out
 ''',
+    # `while True:` whose except clause ends by `break` in one arm and `return` in the other, and
+    # whose body has a `break` of its own: that `break`'s jump is taken as the loop's exit, and the
+    # clause's `break` goes past it, straight to the code after the loop (3.11, 3.13+), or into a
+    # copy of that code after its POP_EXCEPT (3.12+ copy a small exit: `return out`), which read
+    # as it was made `return out` inside the clause (_pyio FileIO.readall)
+    "while_except_break_or_return": '''
+def run(xs):
+    it = iter(xs)
+    out = []
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            if out:
+                break
+            return None
+        if v == 0:
+            break
+        out.append(10 // v)
+    return out
+''',
+    # the same with code after the loop too long to copy (3.12+ jump back to it from the clause)
+    "while_except_break_or_return_call": '''
+def run(xs):
+    it = iter(xs)
+    out = []
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            if out:
+                break
+            return None
+        if v == 0:
+            break
+        out.append(10 // v)
+    return tuple(out), len(out)
+''',
+    # `return CONSTANT` out of a `for` loop in a try body: 3.11 pops the iterator, ends the
+    # exception range, then loads the constant and returns outside it (the stack walk went below
+    # the statement's base at the pop)
+    "for_return_const_in_try": '''
+def run(xs):
+    out = []
+    try:
+        for x in xs:
+            if x == 0:
+                return "zero"
+            out.append(10 // x)
+    except TypeError:
+        return "type"
+    return out
+''',
+    # `break` out of such a loop where the code after it is the function's implicit `return None`,
+    # which 3.11 copies into the `break`: the same instructions as `return None` there
+    "for_break_into_implicit_return_in_try": '''
+def run(xs):
+    out = xs
+    try:
+        for x in xs:
+            if x == 0:
+                break
+            out.append(10 // x)
+            if len(out) > 20:
+                raise ValueError(len(out))
+    except ValueError as e:
+        out.append(str(e))
+        raise
+''',
+    # the same out of a with body: the iterator's pop, then the exit call and the return outside
+    # the with body's range
+    "for_return_const_in_with": '''
+class Box:
+    def __init__(self):
+        self.log = []
+    def __enter__(self):
+        self.log.append("in")
+        return self
+    def __exit__(self, *exc):
+        self.log.append("out")
+        return False
+
+def run(xs):
+    box = Box()
+    with box:
+        for x in xs:
+            if x == 0:
+                return None
+            box.log.append(10 // x)
+    return box.log
+''',
 }
 
 

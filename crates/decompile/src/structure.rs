@@ -1482,7 +1482,7 @@ impl<'a> Structurer<'a> {
                 }
             }
             if let Some(ctx) = lp {
-                if Some(b) == ctx.exit || self.legacy_threaded_break(b, ctx) {
+                if Some(b) == ctx.exit || self.threaded_break(b, ctx) {
                     out.push(Stmt::Break);
                     break;
                 }
@@ -2248,7 +2248,7 @@ impl<'a> Structurer<'a> {
     }
 
     /// Block `b`'s one instruction, markers (NOP, NOT_TAKEN) aside; `None` if it has more or none.
-    fn lone_instr(&self, b: usize) -> Option<framejit_bytecode::Instr> {
+    pub(super) fn lone_instr(&self, b: usize) -> Option<framejit_bytecode::Instr> {
         let ins = self.instrs(b);
         let mut real = ins
             .iter()
@@ -2426,8 +2426,9 @@ impl<'a> Structurer<'a> {
         if ia.len() < skip {
             return false;
         }
-        // (3.14 starts a branch's fall-through block with NOT_TAKEN, which does nothing)
-        let real = |i: &&Instr| i.op.name != "NOT_TAKEN";
+        // (no-ops: 3.14 starts a branch's fall-through block with NOT_TAKEN; a NOP keeps the line
+        // of a statement that compiles to nothing, a `break` whose copy of the loop's exit has it)
+        let real = |i: &&Instr| !matches!(i.op.name, "NOT_TAKEN" | "NOP");
         let (xa, xb): (Vec<&Instr>, Vec<&Instr>) = (
             ia[skip..].iter().copied().filter(real).collect(),
             ib.iter().copied().filter(real).collect(),
@@ -3064,8 +3065,12 @@ impl<'a> Structurer<'a> {
                     .any(|e| e.kind != EdgeKind::Exception && e.to == next)
             });
         // (not a handler the compiler adds around the whole body: the try ends the code there)
+        // (nor the exit of the loop the statement is in, which 3.14 lays out after the handler:
+        // a clause that goes there ends by `break`)
         let end = reached.then_some(next).filter(|&e| {
-            !inline_comp::transparent(self.code, &self.cfg, e) && !self.gen_wrapper[e]
+            !inline_comp::transparent(self.code, &self.cfg, e)
+                && !self.gen_wrapper[e]
+                && !self.clause_break_stop(e, lp)
         });
         // (3.12+ may place the code after the statement before the handler: the clauses jump back)
         let end = match star {
@@ -3635,10 +3640,13 @@ impl<'a> Structurer<'a> {
                 self.legacy_header_exit(header, &exits)
                     .or_else(|| self.loop_exit(header, &lp.body, &exits))
                     .or_else(|| {
-                        // (3.11: no edge leaves the loop; an except clause's `break` does. 3.12+
-                        // place the handler after the loop, where the try's reading finds it)
+                        // (3.11: no edge leaves the loop; an except clause's `break` does. 3.12
+                        // and 3.13 place the handler after the loop, where the try's reading
+                        // finds it; 3.14 lays the code after the loop out after the handler)
                         let v = self.code.version;
-                        (exits.is_empty() && v == framejit_bytecode::PyVersion::V3_11)
+                        (exits.is_empty()
+                            && (v == framejit_bytecode::PyVersion::V3_11
+                                || v >= framejit_bytecode::PyVersion::V3_14))
                             .then(|| self.handler_break_exit(header, &lp.body))
                             .flatten()
                     })

@@ -251,7 +251,10 @@ impl super::Structurer<'_> {
         for x in h..cleanup {
             for e in &self.cfg.blocks[x].succs {
                 let inside = (h..=cleanup).contains(&e.to);
-                let in_loop = lp.is_some_and(|c| e.to == c.header || Some(e.to) == c.exit);
+                // (a `break` goes to the loop's exit, or past it where that is a lone jump: a threaded one)
+                let in_loop = lp.is_some_and(|c| {
+                    e.to == c.header || Some(e.to) == c.exit || self.threaded_break(e.to, c)
+                });
                 if e.kind == crate::flow::EdgeKind::Exception || inside || in_loop {
                     continue;
                 }

@@ -80,3 +80,13 @@ impl Structurer<'_> {
         None
     }
 }
+
+impl Structurer<'_> {
+    /// 3.14: is `s`, the block after a try statement's handler that its code goes to, the exit
+    /// of the loop `lp` the statement is in? 3.14 lay the code after the loop out after the
+    /// handler when only a clause's `break` goes there; the statement does not end there.
+    pub(super) fn clause_break_stop(&self, s: usize, lp: Option<&super::LoopCtx>) -> bool {
+        self.code.version >= framejit_bytecode::PyVersion::V3_14
+            && lp.is_some_and(|c| Some(s) == c.exit)
+    }
+}

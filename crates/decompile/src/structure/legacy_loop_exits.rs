@@ -227,23 +227,20 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// ≤3.10: is block `b` where `break` out of loop `ctx` goes past its exit? The exit is a lone
-    /// jump (the code after a `while` loop nested last in an outer loop's body: the jump back to
-    /// the outer header) and the compiler threaded the `break` (after an except clause's
-    /// POP_EXCEPT and a finally body's copy, say) straight to that jump's target: going there is
-    /// going through the exit. Not the loop's own header.
-    pub(super) fn legacy_threaded_break(&self, b: usize, ctx: &LoopCtx) -> bool {
+    /// Is block `b` where `break` out of loop `ctx` goes past its exit? The exit is a lone jump
+    /// (the code after a `while` loop nested last in an outer loop's body: the jump back to the
+    /// outer header; 3.11+: another `break`'s own jump, `if not c: break`, taken as the exit)
+    /// and the compiler threaded the `break` (after an except clause's POP_EXCEPT and a finally
+    /// body's copy, say) straight to that jump's target: going there is going through the exit.
+    /// Not the loop's own header.
+    pub(super) fn threaded_break(&self, b: usize, ctx: &LoopCtx) -> bool {
         let Some(exit) = ctx.exit else {
             return false;
         };
-        let lone_jump = matches!(
-            &self.instrs(exit)[..],
-            [j] if matches!(j.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD")
-        );
-        self.legacy.is_some()
-            && b != exit
-            && b != ctx.header
-            && lone_jump
-            && self.succ(exit, EdgeKind::Jump) == Some(b)
+        // (markers aside: 3.14 starts a branch's fall-through with NOT_TAKEN)
+        let lone_jump = self
+            .lone_instr(exit)
+            .is_some_and(|j| matches!(j.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD"));
+        b != exit && b != ctx.header && lone_jump && self.succ(exit, EdgeKind::Jump) == Some(b)
     }
 }

@@ -220,7 +220,9 @@ impl Structurer<'_> {
     ) -> Option<usize> {
         use crate::exprs::Val;
         let n = next?;
-        let lg = self.legacy.as_ref()?;
+        let Some(lg) = self.legacy.as_ref() else {
+            return self.const_return_out_of_range(b, base, left, n);
+        };
         if self.instrs(b).last()?.op.name != "POP_BLOCK" {
             return None;
         }
@@ -237,6 +239,50 @@ impl Structurer<'_> {
         let chain = self.const_return_chain(b)?;
         let normal = |x: &usize| lg.exits.iter().any(|&(_, m)| m == Some(*x));
         (!chain.iter().any(normal)).then_some(n)
+    }
+
+    /// 3.11+ `return CONSTANT` inside `for` loops inside try bodies: as above,
+    /// with no POP_BLOCK instruction: block `b` ends where its pops of the loops' iterators end
+    /// the exception range, and the block it falls into, outside that range, reached from `b`
+    /// alone, only loads the constant and returns. (A `break` into the copy of an implicit
+    /// `return None` ending the function runs the same instructions, and does the same.)
+    fn const_return_out_of_range(
+        &self,
+        b: usize,
+        base: &[crate::exprs::Val],
+        left: &[crate::exprs::Val],
+        n: usize,
+    ) -> Option<usize> {
+        use crate::exprs::Val;
+        if self.instrs(b).last()?.op.name != "POP_TOP"
+            || self.succ(b, EdgeKind::Fall) != Some(n)
+            || self.cfg.blocks[n].preds != [b]
+        {
+            return None;
+        }
+        let k = left.len();
+        let popped = base.get(k..)?;
+        if popped.is_empty()
+            || !popped.iter().all(|v| matches!(v, Val::Iter(_)))
+            || left != &base[..k]
+        {
+            return None;
+        }
+        let (hb, hn) = (self.cfg.blocks[b].handler, self.cfg.blocks[n].handler);
+        let names: Vec<&str> = self.instrs(n).iter().map(|i| i.op.name).collect();
+        // (or first the exit call of the with statements it leaves: `with_exits.rs` reads it)
+        let mut rest = &names[..];
+        while let ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "PRECALL", "CALL", "POP_TOP", more @ ..]
+        | ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL", "POP_TOP", more @ ..] = rest
+        {
+            rest = more;
+        }
+        let returns = matches!(rest, ["LOAD_CONST", "RETURN_VALUE"] | ["RETURN_CONST"])
+            && self.cfg.blocks[n]
+                .succs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Exception);
+        (hb.is_some() && hb.map(|h| h.0) != hn.map(|h| h.0) && returns).then_some(n)
     }
 
     /// From the block after `b` (which ends with a POP_BLOCK): blocks of a lone POP_BLOCK falling

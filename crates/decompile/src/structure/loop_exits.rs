@@ -165,9 +165,11 @@ impl Structurer<'_> {
 
 impl Structurer<'_> {
     /// Is block `m` where a jump of the loop `lp` is a `break` or `continue` (its exit, its
-    /// header, its guard's test)?
+    /// header, its guard's test, or past an exit that is a lone jump: `threaded_break`)?
     pub(super) fn loop_edge(&self, m: usize, lp: Option<&LoopCtx>) -> bool {
-        lp.is_some_and(|c| Some(m) == c.exit || m == c.header || Some(m) == c.guard)
+        lp.is_some_and(|c| {
+            Some(m) == c.exit || m == c.header || Some(m) == c.guard || self.threaded_break(m, c)
+        })
     }
 }
 

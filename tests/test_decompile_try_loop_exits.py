@@ -27,6 +27,7 @@ ALL = {
     "for_return_const_in_try",
     "for_break_into_implicit_return_in_try",
     "for_return_const_in_with",
+    "for_return_in_clause",
 }
 # refused (DecompileError) on a version: never wrong source
 # (3.12+ `for_return_const_in_with`: the with statement's normal way out, `return box.log` after

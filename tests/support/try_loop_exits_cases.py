@@ -247,6 +247,21 @@ def run(xs):
             box.log.append(10 // x)
     return box.log
 ''',
+    # `return` out of a `for` loop in an except clause: the iterator's pop ends the handler's
+    # range, the clause's POP_EXCEPT and the return come after it (enum `_add_value_alias_`)
+    "for_return_in_clause": '''
+def run(xs):
+    out = []
+    try:
+        out.append(10 // len(xs))
+    except ZeroDivisionError as e:
+        for m in [1, 2, 3]:
+            if m == 2:
+                return None
+            out.append(m)
+    out.append("after")
+    return out
+''',
 }
 
 

@@ -270,12 +270,27 @@ impl Structurer<'_> {
         }
         let (hb, hn) = (self.cfg.blocks[b].handler, self.cfg.blocks[n].handler);
         let names: Vec<&str> = self.instrs(n).iter().map(|i| i.op.name).collect();
-        // (or first the exit call of the with statements it leaves: `with_exits.rs` reads it)
+        // (or first the exit call of the with statements it leaves, `with_exits.rs` reads it, or
+        // the POP_EXCEPT of the except clauses it leaves, each with the unbinding of its
+        // `except ... as name:` name)
+        let unbinds = |a: &str, b: &str| {
+            matches!(
+                (a, b),
+                ("STORE_FAST", "DELETE_FAST")
+                    | ("STORE_NAME", "DELETE_NAME")
+                    | ("STORE_GLOBAL", "DELETE_GLOBAL")
+                    | ("STORE_DEREF", "DELETE_DEREF")
+            )
+        };
         let mut rest = &names[..];
-        while let ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "PRECALL", "CALL", "POP_TOP", more @ ..]
-        | ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL", "POP_TOP", more @ ..] = rest
-        {
-            rest = more;
+        loop {
+            rest = match rest {
+                ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "PRECALL", "CALL", "POP_TOP", more @ ..]
+                | ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL", "POP_TOP", more @ ..] => more,
+                ["POP_EXCEPT", "LOAD_CONST", st, del, more @ ..] if unbinds(st, del) => more,
+                ["POP_EXCEPT", more @ ..] => more,
+                _ => break,
+            };
         }
         let returns = matches!(rest, ["LOAD_CONST", "RETURN_VALUE"] | ["RETURN_CONST"])
             && self.cfg.blocks[n]

@@ -28,14 +28,17 @@ ALL = {
     "for_break_into_implicit_return_in_try",
     "for_return_const_in_with",
     "for_return_in_clause",
+    "finally_loop_break",
+    "finally_loop_break_after_except",
 }
 # refused (DecompileError) on a version: never wrong source
 # (3.12+ `for_return_const_in_with`: the with statement's normal way out, `return box.log` after
 # its exit call, is taken for a way out of the body with code after the exit call; not read yet)
 LATER = {"while_clause_break_through_finally", "for_else_break_through_finally", "for_return_const_in_with"}
 REFUSED = {
-    # (3.11 reads it since branch beh311: the clause's `break` goes on where the finally copy jumps)
-    11: set(),
+    # (3.11 reads it since branch beh311: the clause's `break` goes on where the finally copy jumps;
+    # 3.11 does not copy the handler's re-raise into the finally body's loop alike: not read yet)
+    11: {"finally_loop_break", "finally_loop_break_after_except"},
     12: LATER,
     13: LATER,
     14: LATER,

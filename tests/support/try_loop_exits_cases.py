@@ -262,6 +262,43 @@ def run(xs):
     out.append("after")
     return out
 ''',
+    # a finally body ending with a `for` loop left by `break`: 3.12+ copy the code after the
+    # statement (here the implicit `return None`) into the normal path's `break` and loop end, and
+    # the handler's re-raise into the handler's: both read as the loop's `else:` part followed by
+    # that code (lock_tests Bunch.task)
+    "finally_loop_break": '''
+def run(xs):
+    log = []
+    def body():
+        try:
+            log.append(10 // len(xs))
+        finally:
+            for x in xs + [0]:
+                if x == 0:
+                    break
+                log.append(x)
+    try:
+        body()
+    except ZeroDivisionError:
+        log.append("zero")
+    return log
+''',
+    "finally_loop_break_after_except": '''
+def run(xs):
+    log = []
+    def body():
+        try:
+            log.append(10 // len(xs))
+        except ZeroDivisionError as e:
+            log.append(type(e).__name__)
+        finally:
+            for x in xs + [0]:
+                if x == 0:
+                    break
+                log.append(x)
+    body()
+    return log
+''',
 }
 
 

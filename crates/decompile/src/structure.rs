@@ -3412,6 +3412,10 @@ impl<'a> Structurer<'a> {
             if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
                 finally_tail::join_reraise_arms(&mut fin, &reraise);
             }
+            // (and into a final loop's `break`s and its end alike)
+            if self.code.version >= framejit_bytecode::PyVersion::V3_12 {
+                finally_tail::drop_else_like_after(&mut fin, &reraise);
+            }
             if let Some(t) = except_exit::split_pop_except(&mut fin) {
                 except_exit::put_back(&mut fin, t);
             }

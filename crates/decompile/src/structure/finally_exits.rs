@@ -514,6 +514,15 @@ impl Structurer<'_> {
         if rest.starts_with(fin) {
             return Some(rest[fin.len()..].to_vec());
         }
+        // (a loop whose `break`s and end were both given a copy of the code after the statement,
+        // read as its `else:` part: `finally_tail::drop_else_like_after`)
+        if self.code.version >= framejit_bytecode::PyVersion::V3_12 {
+            let mut plain = rest.to_vec();
+            super::finally_tail::drop_else_like_after(&mut plain, &[]);
+            if plain[..] != *rest && plain.starts_with(fin) {
+                return Some(plain[fin.len()..].to_vec());
+            }
+        }
         // (an `if` whose arm leaves, followed by code or with that code as its `else:`, is the
         // same code: the copies may be laid out either way)
         let (flat_rest, flat_fin) = (flat(rest), flat(fin));

@@ -102,3 +102,29 @@ pub(super) fn join_reraise_arms(fin: &mut Vec<Stmt>, reraise: &[Stmt]) {
         }
     }
 }
+
+/// A loop's `else:` part the same as the code after the loop, which leaves (`then`, `return`,
+/// `raise`, the handler's re-raise): 3.12+ copy a small exit into the loop's `break`s and its
+/// exhausted way out alike, so both read as that code, the exhausted one as `else:`. A loop whose
+/// `break` and whose end both go on to code that leaves is the same loop without the `else:`
+/// part: the part is dropped from the last loop of `stmts` whose `else:` part is what follows it
+/// (with `then` after `stmts`, the finally handler's re-raise taken off before). The normal path's
+/// copy of a finally body and the handler's read as one body so.
+pub(super) fn drop_else_like_after(stmts: &mut [Stmt], then: &[Stmt]) {
+    let n = stmts.len();
+    for i in (0..n).rev() {
+        let (head, after) = stmts.split_at_mut(i + 1);
+        let Some(Stmt::For { orelse, .. } | Stmt::While { orelse, .. }) = head.last_mut() else {
+            continue;
+        };
+        let same = if after.is_empty() {
+            !then.is_empty() && orelse[..] == *then
+        } else {
+            orelse[..] == *after && super::finally_exits::ends_by_leaving(after)
+        };
+        if same {
+            orelse.clear();
+        }
+        return;
+    }
+}

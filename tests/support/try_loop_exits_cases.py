@@ -299,6 +299,39 @@ def run(xs):
     body()
     return log
 ''',
+    # `for ... else:` whose only `break` is in an except clause of a try statement in its body:
+    # the clause lies outside the natural loop, so the `break` was not seen and the `else:` part
+    # not found (test_posix test_path_error2: nested in another loop, the `break`'s jump threaded
+    # to the outer header; test_timeout _sock_operation: the code after the loop after it)
+    "for_else_break_in_clause_nested": '''
+def run(xs):
+    log = []
+    for n in [1, 2]:
+        for x in xs:
+            try:
+                log.append(n * 10 // x)
+            except ZeroDivisionError as e:
+                log.append(str(e)[:4])
+                break
+        else:
+            log.append("no break")
+    return log
+''',
+    "for_else_break_in_clause": '''
+def run(xs):
+    log = []
+    delta = None
+    for x in xs:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError as e:
+            delta = len(log)
+            break
+    else:
+        log.append("no break")
+    log.append(delta)
+    return log
+''',
 }
 
 

@@ -33,11 +33,15 @@ impl Structurer<'_> {
         let encloses = |t: usize| enclosing.is_some_and(|c| t == c.header || Some(t) == c.exit);
         depth?;
         let mut found: Option<usize> = None;
-        for &x in body {
+        // (and the except clauses of try statements in the body, outside the natural loop: a
+        // `break` there leaves through the clause's POP_EXCEPT)
+        let clauses = self.body_clauses(header, body);
+        for &x in body.iter().chain(&clauses) {
             for e in &self.cfg.blocks[x].succs {
                 // (the loop's own way out, FOR_ITER's jump to the exit's pops, is not a `break`)
                 let own_exit = e.to == exit || self.after_pops(e.to) == Some(exit);
-                if e.kind == EdgeKind::Exception || body.contains(&e.to) || own_exit {
+                let inside = body.contains(&e.to) || clauses.contains(&e.to);
+                if e.kind == EdgeKind::Exception || inside || own_exit {
                     continue;
                 }
                 // (the first block on the way with the loop's stack left, laid out after the exit:
@@ -67,6 +71,40 @@ impl Structurer<'_> {
             }
         }
         found
+    }
+
+    /// 3.11+: the blocks of the handlers of try statements inside the loop headed by `header`
+    /// (whose blocks are `body`): reached from the handler of a body block that does not cover
+    /// the header, by normal edges, up to the blocks where clauses end (POP_EXCEPT), without
+    /// entering the body (a clause's way back into the loop, its end or `continue`, stays
+    /// outside the list).
+    fn body_clauses(&self, header: usize, body: &[usize]) -> Vec<usize> {
+        if self.legacy.is_some() {
+            return Vec::new();
+        }
+        let own = self.cfg.blocks[header].handler.map(|h| h.0);
+        let mut todo: Vec<usize> = body
+            .iter()
+            .filter_map(|&b| self.cfg.blocks[b].handler.map(|h| h.0))
+            .filter(|&h| Some(h) != own && !body.contains(&h))
+            .collect();
+        let mut seen: Vec<usize> = Vec::new();
+        while let Some(x) = todo.pop() {
+            if seen.contains(&x) || body.contains(&x) || seen.len() > 64 {
+                continue;
+            }
+            seen.push(x);
+            // (a clause ends at its POP_EXCEPT: where that block goes is outside the clause)
+            if self.instrs(x).iter().any(|i| i.op.name == "POP_EXCEPT") {
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        seen
     }
 
     /// The blocks from `x` on that a `break` passes through on its way out: `x`, then while a

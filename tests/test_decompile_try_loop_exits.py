@@ -32,6 +32,7 @@ ALL = {
     "finally_loop_break_after_except",
     "for_else_break_in_clause_nested",
     "for_else_break_in_clause",
+    "for_else_break_in_clause_copied",
 }
 # refused (DecompileError) on a version: never wrong source
 # (3.12+ `for_return_const_in_with`: the with statement's normal way out, `return box.log` after

@@ -332,6 +332,21 @@ def run(xs):
     log.append(delta)
     return log
 ''',
+    # the same with a small code after the loop, which 3.12+ copy after the clause's end and the
+    # iterator's pop (read as `return log` in the clause, recompiled +SWAP)
+    "for_else_break_in_clause_copied": '''
+def run(xs):
+    log = []
+    for x in xs:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError as e:
+            log.append(len(log))
+            break
+    else:
+        log.append("no break")
+    return log
+''',
 }
 
 

@@ -1482,6 +1482,26 @@ impl<'a> Structurer<'a> {
                 }
             }
             if let Some(ctx) = lp {
+                // (3.12+ `for ... else:` whose `break` is in an except clause of the body, the
+                // code after the loop copied after the clause's end and the iterator's pop: the
+                // loop's exit is that block, `break_into_copy`; the clause's end runs first)
+                let clause_break = (Some(b) == ctx.exit && ctx.else_at.is_some())
+                    .then(|| self.clause_break_copy(b))
+                    .flatten();
+                if let Some(p) = clause_break {
+                    let mut stack: Vec<Val> = base.to_vec();
+                    stack.append(&mut carry);
+                    if let Some(w) = whole.take() {
+                        stack = w;
+                    }
+                    let (stmts, _, left) = self.run_instrs(&self.instrs(b)[..p], stack)?;
+                    if left.len() != base.len() && !self.finally_exc_popped(&left, base) {
+                        return Err(self.err("a break that leaves values on the stack"));
+                    }
+                    out.extend(stmts);
+                    out.push(Stmt::Break);
+                    break;
+                }
                 if Some(b) == ctx.exit || self.threaded_break(b, ctx) {
                     out.push(Stmt::Break);
                     break;
@@ -3520,6 +3540,11 @@ impl<'a> Structurer<'a> {
             if !self.emitted[x] && first == Some("PUSH_EXC_INFO") {
                 return Err(self.err("an exception handler the structured code leaves out"));
             }
+            // (not a clause's end that also holds the code after a loop, which comes out there:
+            // `break_into_copy`)
+            if self.resume[x] > 0 && !self.emitted[x] && self.clause_break_copy(x).is_some() {
+                continue;
+            }
             self.emitted[x] = true;
         }
         Ok((clauses, None, tails, exit_copies))
@@ -3760,6 +3785,11 @@ impl<'a> Structurer<'a> {
             Some(_) => None,
         };
         let else_brk = else_brk.or(copied_after.map(|c| c.0));
+        // (the code after the loop starts past the copy's pop of the iterator; known while the
+        // body is read, where an except clause's end in the same block leaves it for later)
+        if let Some((t, skip)) = copied_after {
+            self.resume[t] = skip;
+        }
         let ctx = LoopCtx {
             header,
             exit: else_brk.or(brk),
@@ -3773,6 +3803,10 @@ impl<'a> Structurer<'a> {
         let with_item =
             self.region_with_carry(first, &stack, vec![Val::Expr(Expr::name(ITEM))], &ctx);
         self.loop_stops.pop();
+        // (a body that does not read leaves no mark for a later reading of the block)
+        if let (Err(_), Some((t, _))) = (&with_item, copied_after) {
+            self.resume[t] = 0;
+        }
         let mut with_item = with_item?;
         let target = match with_item.first() {
             Some(Stmt::Assign {
@@ -3821,10 +3855,6 @@ impl<'a> Structurer<'a> {
             body: or_pass(with_item),
             orelse,
         };
-        // (the code after the loop starts past the copy's pop of the iterator)
-        if let Some((t, skip)) = copied_after {
-            self.resume[t] = skip;
-        }
         Ok((vec![stmt], next))
     }
 

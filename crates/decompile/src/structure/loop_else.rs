@@ -244,7 +244,33 @@ impl Structurer<'_> {
                 }
             }
         }
+        // (a `break` in an except clause of the body: the clause's end, then the pop and the
+        // copy, in the clause's block: `clause_break_copy`)
+        for c in self.body_clauses(header, body) {
+            let Some(p) = self.clause_break_copy(c) else {
+                continue;
+            };
+            if p + 1 >= self.instrs(c).len() || !leaves(c) {
+                continue;
+            }
+            match found {
+                Some((f, _)) if f != c => return None,
+                _ => found = Some((c, p + 1)),
+            }
+        }
         found
+    }
+
+    /// 3.12+: where block `b` pops a `for` loop's iterator right after ending an except clause
+    /// (POP_EXCEPT, the unbinding of its `as` name): a `break` out of the clause, into the copy of
+    /// the code after the loop that follows the pop.
+    pub(super) fn clause_break_copy(&self, b: usize) -> Option<usize> {
+        let ins = self.instrs(b);
+        let k = ins.iter().position(|i| i.op.name == "POP_EXCEPT")?;
+        let p = k + 1 + self.unbind_len(&ins[k + 1..]);
+        ins.get(p)
+            .is_some_and(|i| matches!(i.op.name, "POP_TOP" | "POP_ITER"))
+            .then_some(p)
     }
 }
 

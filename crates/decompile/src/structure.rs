@@ -1254,24 +1254,28 @@ impl<'a> Structurer<'a> {
     ) -> Result<(Vec<Stmt>, Vec<bool>), DecompileError> {
         // (the structurer that reads the lines makes the first attempt too: setting the graph up
         // reads the code and numbers no temporary, and reading the lines changes nothing)
-        let s = Structurer::new(code);
+        let mut s = Structurer::new(code);
         let blocks: Vec<usize> = (0..s.cfg.blocks.len()).collect();
         let apart = s.comp_if_lines_apart(&blocks);
-        Ok((Structurer::statements_from(code, s)?, apart))
-    }
-
-    pub fn statements(code: &'a CodeInput) -> Result<Vec<Stmt>, DecompileError> {
-        Structurer::statements_from(code, Structurer::new(code))
-    }
-
-    /// [`Self::statements`], whose first attempt is `s`, just made from `code`.
-    fn statements_from(
-        code: &'a CodeInput,
-        mut s: Structurer<'a>,
-    ) -> Result<Vec<Stmt>, DecompileError> {
         let temps = code.temps.get();
         let first = s.module();
         drop(s);
+        Ok((Structurer::second_attempt(code, temps, first)?, apart))
+    }
+
+    pub fn statements(code: &'a CodeInput) -> Result<Vec<Stmt>, DecompileError> {
+        let temps = code.temps.get();
+        let first = Structurer::new(code).module();
+        Structurer::second_attempt(code, temps, first)
+    }
+
+    /// [`Self::statements`] after its first attempt `first` (`temps`: the temporaries numbered
+    /// before it).
+    fn second_attempt(
+        code: &'a CodeInput,
+        temps: usize,
+        first: Result<Vec<Stmt>, DecompileError>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
         let Err(e) = first else { return first };
         if code.spill.get() {
             return Err(e);

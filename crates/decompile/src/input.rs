@@ -110,7 +110,19 @@ pub mod flags {
 impl CodeInput {
     /// Decode `parts` as bytecode of `version`.
     pub fn new(version: PyVersion, parts: CodeParts<'_>) -> Result<CodeInput, BytecodeError> {
-        let mut bytecode = decode(version, parts.tables)?;
+        Self::new_or_parts(version, parts).map_err(|(e, _)| e)
+    }
+
+    /// [`Self::new`], which gives the parts back with the error (their names say whose it is).
+    #[allow(clippy::result_large_err)]
+    pub fn new_or_parts(
+        version: PyVersion,
+        parts: CodeParts<'_>,
+    ) -> Result<CodeInput, (BytecodeError, CodeParts<'_>)> {
+        let mut bytecode = match decode(version, parts.tables) {
+            Ok(b) => b,
+            Err(e) => return Err((e, parts)),
+        };
         let mut offsets = item_offsets(&bytecode);
         if version >= PyVersion::V3_14 {
             crate::inlined_calls::fold(&mut bytecode, &mut offsets, &parts.consts);

@@ -1252,15 +1252,30 @@ impl<'a> Structurer<'a> {
     pub fn comprehension_statements(
         code: &'a CodeInput,
     ) -> Result<(Vec<Stmt>, Vec<bool>), DecompileError> {
-        let s = Structurer::new(code);
+        // (the structurer that reads the lines makes the first attempt too: setting the graph up
+        // reads the code and numbers no temporary, and reading the lines changes nothing)
+        let mut s = Structurer::new(code);
         let blocks: Vec<usize> = (0..s.cfg.blocks.len()).collect();
         let apart = s.comp_if_lines_apart(&blocks);
-        Ok((Structurer::statements(code)?, apart))
+        let temps = code.temps.get();
+        let first = s.module();
+        drop(s);
+        Ok((Structurer::second_attempt(code, temps, first)?, apart))
     }
 
     pub fn statements(code: &'a CodeInput) -> Result<Vec<Stmt>, DecompileError> {
         let temps = code.temps.get();
         let first = Structurer::new(code).module();
+        Structurer::second_attempt(code, temps, first)
+    }
+
+    /// [`Self::statements`] after its first attempt `first` (`temps`: the temporaries numbered
+    /// before it).
+    fn second_attempt(
+        code: &'a CodeInput,
+        temps: usize,
+        first: Result<Vec<Stmt>, DecompileError>,
+    ) -> Result<Vec<Stmt>, DecompileError> {
         let Err(e) = first else { return first };
         if code.spill.get() {
             return Err(e);

@@ -85,8 +85,7 @@ fn constant<'py>(
     } else if let Ok(b) = obj.cast::<PyBool>() {
         Constant::Bool(b.is_true())
     } else if obj.get_type().is(py.get_type::<PyInt>()) {
-        // (str() of an int is ASCII digits: its UTF-8 view, without Display's formatting machinery)
-        Constant::Int(text(&obj.str()?)?.to_owned())
+        Constant::Int(int_text(obj)?)
     } else if obj.get_type().is(py.get_type::<PyFloat>()) {
         Constant::Float(obj.extract()?)
     } else if let Ok(c) = obj.cast::<PyComplex>() {
@@ -174,6 +173,22 @@ fn constant<'py>(
     Ok(Const::Value(value))
 }
 
+/// The decimal text of an exact int, as `str()` writes it: one that fits a C `long` formatted
+/// here (the same digits and sign), a larger one by `str()` (ASCII digits: its UTF-8 view).
+fn int_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let mut overflow: std::os::raw::c_int = 0;
+    // SAFETY: `obj` is a live exact int (GIL held); the call sets `overflow` instead of raising
+    // where the value does not fit, and raises nothing else for an int.
+    let v = unsafe { pyo3::ffi::PyLong_AsLongAndOverflow(obj.as_ptr(), &mut overflow) };
+    if overflow == 0 && !(v == -1 && PyErr::occurred(obj.py())) {
+        return Ok(v.to_string());
+    }
+    if PyErr::occurred(obj.py()) {
+        let _ = PyErr::take(obj.py());
+    }
+    Ok(text(&obj.str()?)?.to_owned())
+}
+
 /// Is `obj` the builtin of its own name (a builtin type or function)?
 fn is_builtin(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     let Ok(name) = obj
@@ -194,12 +209,20 @@ fn expr_of(c: Const) -> Expr {
     }
 }
 
-fn strings<'py>(obj: &AttrReader<'_, 'py>, attr: &Bound<'py, PyString>) -> PyResult<Vec<String>> {
-    let value = obj.get(attr)?;
+fn strings<'py>(
+    obj: &AttrReader<'_, 'py>,
+    at: usize,
+    attr: &Bound<'py, PyString>,
+) -> PyResult<Vec<String>> {
+    let value = obj.get(at, attr)?;
     // (a code object's name tuples: read item by item in one pass, without the generic sequence
     // protocol; anything else, or an item that is not an exact str, goes the generic way)
     if let Ok(t) = value.cast::<PyTuple>() {
-        let mut out = Vec::with_capacity(t.len());
+        let n = t.len();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::with_capacity(n);
         for x in t.iter_borrowed() {
             match x.cast_exact::<PyString>() {
                 Ok(s) => out.push(text(&s)?.to_owned()),
@@ -241,11 +264,30 @@ const CODE_ATTRS: [&str; 17] = [
     "co_freevars",
 ];
 
-/// The host's `types.CodeType` and, per attribute of [`CODE_ATTRS`] (by its interned name), the
+// (indexes into [`CODE_ATTRS`])
+const CO_CODE: usize = 0;
+const CO_LINETABLE: usize = 1;
+const CO_LNOTAB: usize = 2;
+const CO_EXCEPTIONTABLE: usize = 3;
+const CO_NAME: usize = 4;
+const CO_QUALNAME: usize = 5;
+const CO_FILENAME: usize = 6;
+const CO_CONSTS: usize = 7;
+const CO_FIRSTLINENO: usize = 8;
+const CO_FLAGS: usize = 9;
+const CO_ARGCOUNT: usize = 10;
+const CO_POSONLYARGCOUNT: usize = 11;
+const CO_KWONLYARGCOUNT: usize = 12;
+const CO_NAMES: usize = 13;
+const CO_VARNAMES: usize = 14;
+const CO_CELLVARS: usize = 15;
+const CO_FREEVARS: usize = 16;
+
+/// The host's `types.CodeType` and, per attribute of [`CODE_ATTRS`] (at its index there), the
 /// descriptor in the type's own dict and that descriptor's `__get__` slot.
 struct CodeDescriptors {
     code_type: Py<PyAny>,
-    found: Vec<(Py<PyString>, Py<PyAny>, pyo3::ffi::descrgetfunc)>,
+    found: Vec<Option<(Py<PyAny>, pyo3::ffi::descrgetfunc)>>,
 }
 
 static CODE_DESCRIPTORS: pyo3::sync::PyOnceLock<Option<CodeDescriptors>> =
@@ -272,6 +314,7 @@ impl CodeDescriptors {
         for name in CODE_ATTRS {
             // (the entry of the type's own dict: what the generic lookup on an instance finds)
             let Ok(descr) = dict.get_item(name) else {
+                found.push(None);
                 continue;
             };
             // SAFETY: `descr` is a live object (GIL held); its type is a live type object.
@@ -286,13 +329,14 @@ impl CodeDescriptors {
                 if PyErr::occurred(py) {
                     let _ = PyErr::take(py);
                 }
+                found.push(None);
                 continue;
             }
             // SAFETY: the `tp_descr_get` slot of a type holds a `descrgetfunc`.
             let get = unsafe {
                 std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::descrgetfunc>(slot)
             };
-            found.push((PyString::intern(py, name).unbind(), descr.unbind(), get));
+            found.push(Some((descr.unbind(), get)));
         }
         Ok(Some(CodeDescriptors {
             code_type: code_type.unbind(),
@@ -308,40 +352,28 @@ impl CodeDescriptors {
 struct AttrReader<'a, 'py> {
     obj: &'a Bound<'py, PyAny>,
     fast: Option<&'static CodeDescriptors>,
-    /// Where in the cached list to look first: `code_input` reads the attributes in the order of
-    /// [`CODE_ATTRS`], so the next one is usually the entry after the last found.
-    next: std::cell::Cell<usize>,
 }
 
 impl<'a, 'py> AttrReader<'a, 'py> {
     fn new(obj: &'a Bound<'py, PyAny>) -> Self {
         let py = obj.py();
         let fast = CodeDescriptors::get(py).filter(|d| obj.get_type().is(d.code_type.bind(py)));
-        AttrReader {
-            obj,
-            fast,
-            next: std::cell::Cell::new(0),
-        }
+        AttrReader { obj, fast }
     }
 
-    fn get(&self, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(d) = self.fast {
-            // (every entry is looked at once at most, starting after the last one found)
-            let n = d.found.len();
-            let start = self.next.get().min(n);
-            let hit = (start..n)
-                .chain(0..start)
-                .find(|&k| d.found.get(k).is_some_and(|(x, _, _)| x.is(name)));
-            if let Some((k, (_, descr, get))) = hit.and_then(|k| d.found.get(k).map(|e| (k, e))) {
-                self.next.set(k + 1);
-                // SAFETY: the descriptor, the object and its type are live (GIL held); this is
-                // the call the generic lookup makes for a data descriptor found on the type, and
-                // it returns a new reference or NULL with an exception set.
-                return unsafe {
-                    let r = get(descr.as_ptr(), self.obj.as_ptr(), d.code_type.as_ptr());
-                    Bound::from_owned_ptr_or_err(self.obj.py(), r)
-                };
-            }
+    /// Attribute `name`, which is `CODE_ATTRS[at]`.
+    fn get(&self, at: usize, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(Some((descr, get))) = self.fast.and_then(|d| d.found.get(at)) {
+            let code_type = self
+                .fast
+                .map_or(std::ptr::null_mut(), |d| d.code_type.as_ptr());
+            // SAFETY: the descriptor, the object and its type are live (GIL held); this is
+            // the call the generic lookup makes for a data descriptor found on the type, and
+            // it returns a new reference or NULL with an exception set.
+            return unsafe {
+                let r = get(descr.as_ptr(), self.obj.as_ptr(), code_type);
+                Bound::from_owned_ptr_or_err(self.obj.py(), r)
+            };
         }
         self.obj.getattr(name)
     }
@@ -355,17 +387,16 @@ fn code_input<'py>(
 ) -> PyResult<CodeInput> {
     let py = code.py();
     let attrs = AttrReader::new(code);
-    let code_obj = attrs.get(intern!(py, "co_code"))?;
+    let code_obj = attrs.get(CO_CODE, intern!(py, "co_code"))?;
     let co_code = byte_string(&code_obj)?;
-    let lt_attr = if version >= PyVersion::V3_10 {
-        intern!(py, "co_linetable")
+    let linetable_obj = if version >= PyVersion::V3_10 {
+        attrs.get(CO_LINETABLE, intern!(py, "co_linetable"))?
     } else {
-        intern!(py, "co_lnotab")
+        attrs.get(CO_LNOTAB, intern!(py, "co_lnotab"))?
     };
-    let linetable_obj = attrs.get(lt_attr)?;
     let linetable = byte_string(&linetable_obj)?;
     let exc_obj = if version.has_exception_table() {
-        Some(attrs.get(intern!(py, "co_exceptiontable"))?)
+        Some(attrs.get(CO_EXCEPTIONTABLE, intern!(py, "co_exceptiontable"))?)
     } else {
         None
     };
@@ -373,13 +404,13 @@ fn code_input<'py>(
         Some(e) => byte_string(e)?,
         None => std::borrow::Cow::Borrowed(&[][..]),
     };
-    let name = string_of(&attrs.get(intern!(py, "co_name"))?)?;
+    let name = string_of(&attrs.get(CO_NAME, intern!(py, "co_name"))?)?;
     let qualname = attrs
-        .get(intern!(py, "co_qualname"))
+        .get(CO_QUALNAME, intern!(py, "co_qualname"))
         .and_then(|q| string_of(&q))
         .unwrap_or_else(|_| name.clone());
-    let filename = string_of(&attrs.get(intern!(py, "co_filename"))?)?;
-    let consts_obj = attrs.get(intern!(py, "co_consts"))?;
+    let filename = string_of(&attrs.get(CO_FILENAME, intern!(py, "co_filename"))?)?;
+    let consts_obj = attrs.get(CO_CONSTS, intern!(py, "co_consts"))?;
     let mut consts = Vec::new();
     match consts_obj.cast::<PyTuple>() {
         Ok(t) => {
@@ -399,22 +430,31 @@ fn code_input<'py>(
             code: &co_code,
             linetable: &linetable,
             exceptiontable: &exc,
-            first_line: attrs.get(intern!(py, "co_firstlineno"))?.extract()?,
+            first_line: attrs
+                .get(CO_FIRSTLINENO, intern!(py, "co_firstlineno"))?
+                .extract()?,
         },
         name,
-        qualname: qualname.clone(),
-        filename: filename.clone(),
-        flags: attrs.get(intern!(py, "co_flags"))?.extract()?,
-        argcount: attrs.get(intern!(py, "co_argcount"))?.extract()?,
-        posonlyargcount: attrs.get(intern!(py, "co_posonlyargcount"))?.extract()?,
-        kwonlyargcount: attrs.get(intern!(py, "co_kwonlyargcount"))?.extract()?,
+        qualname,
+        filename,
+        flags: attrs.get(CO_FLAGS, intern!(py, "co_flags"))?.extract()?,
+        argcount: attrs
+            .get(CO_ARGCOUNT, intern!(py, "co_argcount"))?
+            .extract()?,
+        posonlyargcount: attrs
+            .get(CO_POSONLYARGCOUNT, intern!(py, "co_posonlyargcount"))?
+            .extract()?,
+        kwonlyargcount: attrs
+            .get(CO_KWONLYARGCOUNT, intern!(py, "co_kwonlyargcount"))?
+            .extract()?,
         consts,
-        names: strings(&attrs, intern!(py, "co_names"))?,
-        varnames: strings(&attrs, intern!(py, "co_varnames"))?,
-        cellvars: strings(&attrs, intern!(py, "co_cellvars"))?,
-        freevars: strings(&attrs, intern!(py, "co_freevars"))?,
+        names: strings(&attrs, CO_NAMES, intern!(py, "co_names"))?,
+        varnames: strings(&attrs, CO_VARNAMES, intern!(py, "co_varnames"))?,
+        cellvars: strings(&attrs, CO_CELLVARS, intern!(py, "co_cellvars"))?,
+        freevars: strings(&attrs, CO_FREEVARS, intern!(py, "co_freevars"))?,
     };
-    CodeInput::new(version, parts).map_err(|e| bytecode_error(&e, Some(&qualname), Some(&filename)))
+    CodeInput::new_or_parts(version, parts)
+        .map_err(|(e, p)| bytecode_error(&e, Some(&p.qualname), Some(&p.filename)))
 }
 
 fn decompile_error(e: &framejit_decompile::DecompileError) -> PyErr {

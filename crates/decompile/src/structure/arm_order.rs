@@ -134,7 +134,8 @@ impl Structurer<'_> {
     /// `return None` block that two or more places jump to or fall into? 3.10+ copy an implicit
     /// closing `return None` into each place that jumps to it; a shared one was written.
     pub(super) fn shared_tail_return(&self) -> bool {
-        if self.code.version < framejit_bytecode::PyVersion::V3_10 || self.cfg.blocks.is_empty() {
+        // (two blocks at least: one jumps or falls into the other, and a second one too)
+        if self.code.version < framejit_bytecode::PyVersion::V3_10 || self.cfg.blocks.len() < 2 {
             return false;
         }
         let reached = self.reach_within(0, &[]);

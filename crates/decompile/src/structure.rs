@@ -3194,7 +3194,8 @@ impl<'a> Structurer<'a> {
         };
         let mut after_try = Vec::new();
         // code after the statement copied into clauses goes after it again
-        let placed = self.place_copied_tail(&tails, &mut rest, end, base, lp);
+        let completes = after.is_some() || except_exit::ends_in_with(&body);
+        let placed = self.place_copied_tail(&tails, &mut rest, end, completes, base, lp);
         // (the clauses' copy, kept as the code after the statement or in its clause, placed
         // them; where the normal path placed them again, they would come out twice)
         if placed.is_none() && shared.iter().any(|&x| self.emitted[x]) {

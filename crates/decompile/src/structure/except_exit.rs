@@ -312,6 +312,7 @@ impl super::Structurer<'_> {
         tails: &[(usize, Vec<Stmt>)],
         rest: &mut Vec<Stmt>,
         end: Option<usize>,
+        body_completes: bool,
         base: &[crate::exprs::Val],
         lp: Option<&super::LoopCtx>,
     ) -> Option<Vec<Stmt>> {
@@ -326,7 +327,14 @@ impl super::Structurer<'_> {
         }
         // nothing follows the statement (the body and the clauses without the copy never come
         // out of it: the normal path's code ran until control left): the copy goes after it
+        // (not where the body does come out, into the stop of the region around the statement,
+        // an enclosing `if` arm's end: the copy is then the clause's own way out, `return` in an
+        // except clause in a with body, whose exit call comes between the POP_EXCEPT and the
+        // return: placed after the statement, it returned on the normal path too)
         let Some(e) = end else {
+            if body_completes && !super::finally_exits::ends_by_leaving(rest) {
+                return None;
+            }
             return Some(t.clone());
         };
         // what follows the statement must start with the same code (structured once here to

@@ -1,0 +1,133 @@
+"""Behaviour suite (session 16, lead): ways out of loops through except clauses, try and with
+bodies. The first is a silent miscompilation found this session (pdb's Pdb.default on 3.11-3.14):
+`return` in an except clause in a `while` loop in a with body came out after the try statement,
+so the loop returned on the normal path too. The others were refused or read with other
+instructions: `break` in an except clause whose loop has a `break` of its own (_pyio
+FileIO.readall), `return CONSTANT` out of a `for` loop in a try body or an except clause, a
+finally body ending in a loop left by `break`, `for ... else:` left by a clause's `break`."""
+
+from managers import Sup
+
+
+def return_in_clause_in_with_loop(xs, suppress):
+    # pdb Pdb.default's shape
+    log = []
+    it = iter(xs)
+    buffer = ""
+    with Sup(log, suppress):
+        while len(buffer) < 4:
+            if len(xs) > 1:
+                try:
+                    line = str(10 // next(it))
+                except (ZeroDivisionError, StopIteration):
+                    log.append("stop")
+                    return None
+            else:
+                line = "x"
+            buffer += line
+    return buffer, log
+
+
+def clause_break_or_return(xs):
+    # _pyio FileIO.readall's shape: the clause's `break` goes past the body's own `break`
+    it = iter(xs)
+    out = []
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            if out:
+                break
+            return None
+        if v == 0:
+            break
+        out.append(10 // v)
+    return out
+
+
+def return_const_from_for_in_try(xs):
+    out = []
+    try:
+        for x in xs:
+            if x == 0:
+                return "zero"
+            out.append(10 // x)
+    except TypeError:
+        return "type"
+    return out
+
+
+def return_const_from_for_in_clause(xs):
+    out = []
+    try:
+        out.append(10 // len(xs))
+    except ZeroDivisionError:
+        for m in [1, 2, 3]:
+            if m == 2:
+                return None
+            out.append(m)
+    out.append("after")
+    return out
+
+
+def finally_loop_break(xs):
+    log = []
+
+    def body():
+        try:
+            log.append(10 // len(xs))
+        finally:
+            for x in xs + [0]:
+                if x == 0:
+                    break
+                log.append(x)
+
+    try:
+        body()
+    except ZeroDivisionError:
+        log.append("zero")
+    return log
+
+
+def for_else_clause_break(xs):
+    log = []
+    for n in [1, 2]:
+        for x in xs:
+            try:
+                log.append(n * 10 // x)
+            except ZeroDivisionError as e:
+                log.append(str(e)[:4])
+                break
+        else:
+            log.append("no break")
+    return log
+
+
+def for_else_clause_break_copied(xs):
+    log = []
+    for x in xs:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            log.append(len(log))
+            break
+    else:
+        log.append("no break")
+    return log
+
+
+CASES = {
+    "return_in_clause_in_with_loop": [
+        ([1, 2, 3], False),
+        ([1, 0, 3], False),
+        ([1], False),
+        ([5, 5], True),
+        ([], False),
+    ],
+    "clause_break_or_return": [([],), ([1, 2, 3],), ([5, 0, 4, 9],), ([2, 2, 7, 1, 0],)],
+    "return_const_from_for_in_try": [([],), ([1, 2],), ([5, 0, 4],), (["a"],)],
+    "return_const_from_for_in_clause": [([],), ([1, 2],)],
+    "finally_loop_break": [([],), ([1, 2],), ([3, 0, 4],)],
+    "for_else_clause_break": [([],), ([1, 2],), ([3, 0, 4],)],
+    "for_else_clause_break_copied": [([],), ([1, 2],), ([3, 0, 4],)],
+}

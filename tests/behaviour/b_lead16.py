@@ -4,7 +4,9 @@ bodies. The first is a silent miscompilation found this session (pdb's Pdb.defau
 so the loop returned on the normal path too. The others were refused or read with other
 instructions: `break` in an except clause whose loop has a `break` of its own (_pyio
 FileIO.readall), `return CONSTANT` out of a `for` loop in a try body or an except clause, a
-finally body ending in a loop left by `break`, `for ... else:` left by a clause's `break`."""
+finally body ending in a loop left by `break`, `for ... else:` left by a clause's `break`. And a
+second silent miscompilation found this session (importlib FileLoader.get_data, 3.10-3.14): `if c:
+with m: return x  else: with n: return y` lost its `else:`."""
 
 from managers import Sup
 
@@ -116,6 +118,36 @@ def for_else_clause_break_copied(xs):
     return log
 
 
+def with_return_arms(flag, suppress):
+    # importlib FileLoader.get_data's shape: each arm a with statement whose body returns; where
+    # the manager suppresses, the arm completes and the function returns None (the else: part was
+    # dropped on main, so the suppressed path ran the other arm too)
+    log = []
+
+    def inner():
+        if flag:
+            with Sup(log, suppress):
+                return 10 // (len(log) - 1)
+        else:
+            with Sup(log, suppress):
+                return 20 // len(log)
+
+    return inner(), log
+
+
+def with_return_arm_then_rest(flag, suppress):
+    # the same with code after the if: an arm without else: whose suppressed path goes on to it
+    log = []
+
+    def inner():
+        if flag:
+            with Sup(log, suppress):
+                return 10 // (len(log) - 1)
+        log.append("rest")
+
+    return inner(), log
+
+
 CASES = {
     "return_in_clause_in_with_loop": [
         ([1, 2, 3], False),
@@ -130,4 +162,6 @@ CASES = {
     "finally_loop_break": [([],), ([1, 2],), ([3, 0, 4],)],
     "for_else_clause_break": [([],), ([1, 2],), ([3, 0, 4],)],
     "for_else_clause_break_copied": [([],), ([1, 2],), ([3, 0, 4],)],
+    "with_return_arms": [(1, True), (0, True), (1, False), (0, False)],
+    "with_return_arm_then_rest": [(1, True), (0, True), (1, False), (0, False)],
 }

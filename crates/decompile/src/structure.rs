@@ -3017,6 +3017,18 @@ impl<'a> Structurer<'a> {
         let mut tail = Vec::new();
         if suppressed.is_none() && after.is_none() {
             jumps_on = match self.with_suppressed_only_returns(h, exits) {
+                // (the suppressed path returns None: a copy of the function's closing `return`,
+                // which comes after the statement, so that an arm the statement ends does not
+                // complete where its manager suppresses; where nothing follows, the closing
+                // return goes again, `drop_tail_return`, and `with_arm_else` gives an arm followed
+                // by the rest of the function its `else:` back. Without it the rest ran on the
+                // suppressed path: `if c: with m: return x` `else: with n: return y`)
+                Some(None) => {
+                    tail = vec![Stmt::Return {
+                        value: Some(Expr::constant(crate::ast::Constant::None)),
+                    }];
+                    None
+                }
                 Some(j) => j,
                 // (the code after the statement, copied after the pops: it follows the statement;
                 // code using values under the statement's reads them as placeholder markers, and a

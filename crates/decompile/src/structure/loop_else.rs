@@ -33,9 +33,17 @@ impl Structurer<'_> {
         let encloses = |t: usize| enclosing.is_some_and(|c| t == c.header || Some(t) == c.exit);
         depth?;
         let mut found: Option<usize> = None;
-        // (and the except clauses of try statements in the body, outside the natural loop: a
-        // `break` there leaves through the clause's POP_EXCEPT)
-        let clauses = self.body_clauses(header, body);
+        // (and, for a `for` loop, the except clauses of try statements in the body, outside the
+        // natural loop: a `break` there leaves through the clause's POP_EXCEPT; a `while` loop's
+        // clauses keep today's reading, test.libregrtest's WorkerThread.run was refused so)
+        let is_for = self
+            .instrs(header)
+            .iter()
+            .any(|i| matches!(i.op.name, "FOR_ITER" | "FOR_ITER_RANGE" | "FOR_ITER_LIST"));
+        let clauses = match is_for {
+            true => self.body_clauses(header, body),
+            false => Vec::new(),
+        };
         for &x in body.iter().chain(&clauses) {
             for e in &self.cfg.blocks[x].succs {
                 // (the loop's own way out, FOR_ITER's jump to the exit's pops, is not a `break`)

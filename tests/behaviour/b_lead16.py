@@ -6,7 +6,8 @@ instructions: `break` in an except clause whose loop has a `break` of its own (_
 FileIO.readall), `return CONSTANT` out of a `for` loop in a try body or an except clause, a
 finally body ending in a loop left by `break`, `for ... else:` left by a clause's `break`. And a
 second silent miscompilation found this session (importlib FileLoader.get_data, 3.10-3.14): `if c:
-with m: return x  else: with n: return y` lost its `else:`."""
+with m: return x  else: with n: return y` lost its `else:`. And a third (tarfile
+_FileInFile.read, 3.10-3.13): a `while True:` first in a `while c:` body merged into the outer loop."""
 
 from managers import Sup
 
@@ -148,6 +149,22 @@ def with_return_arm_then_rest(flag, suppress):
     return inner(), log
 
 
+def while_true_first_in_while(n):
+    # tarfile _FileInFile.read's shape (3.10-3.13): the inner `while True:` line is a NOP that the
+    # outer loop's test jumps back to; the inner loop's own jump back goes past it. The two were
+    # merged into one loop, the inner jump back read as `continue` of the outer loop, which tests
+    # `n > 0` again (and stops) where the inner loop goes on
+    out = []
+    while n > 0:
+        while True:
+            n -= 1
+            out.append(n)
+            if n % 3 == 2:
+                break
+        n -= 1
+    return out
+
+
 CASES = {
     "return_in_clause_in_with_loop": [
         ([1, 2, 3], False),
@@ -164,4 +181,5 @@ CASES = {
     "for_else_clause_break_copied": [([],), ([1, 2],), ([3, 0, 4],)],
     "with_return_arms": [(1, True), (0, True), (1, False), (0, False)],
     "with_return_arm_then_rest": [(1, True), (0, True), (1, False), (0, False)],
+    "while_true_first_in_while": [(0,), (1,), (2,), (4,), (7,)],
 }

@@ -73,6 +73,10 @@ impl Legacy {
             if !all_nop || x >= n || cfg.blocks[p].succs.iter().any(|e| e.to != x) {
                 continue;
             }
+            // (not an outer loop's test jumping to an inner `while True:` line: `nop_lines.rs`)
+            if crate::nop_lines::jump_from_above(code, cfg, p) {
+                continue;
+            }
             for u in 0..n {
                 if u == p {
                     continue;

@@ -20,6 +20,7 @@ mod legacy38;
 mod legacy_layout38;
 mod legacy_tail_return;
 mod module_returns;
+mod nop_lines;
 pub mod printer;
 mod private_names;
 pub mod structure;

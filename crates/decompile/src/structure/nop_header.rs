@@ -43,6 +43,10 @@ pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
         if !back_into(p, cfg) || !back_into(x, cfg) {
             continue;
         }
+        // (not an outer loop's test jumping to an inner `while True:` line: `nop_lines.rs`)
+        if crate::nop_lines::jump_from_above(code, cfg, p) {
+            continue;
+        }
         for u in x..n {
             let mut moved = false;
             for e in cfg.blocks[u].succs.iter_mut() {

@@ -165,6 +165,25 @@ def while_true_first_in_while(n):
     return out
 
 
+def while_true_shares_header(n):
+    # pyrepl UnixConsole.get_event's shape (3.11-3.13): the inner loop's `continue` and the outer
+    # loop's bottom test jump to the same block; read as one loop, the `continue` tested `n > 0`
+    out = []
+    while n > 0:
+        while True:
+            try:
+                n -= 1
+                out.append(10 // n)
+            except ZeroDivisionError:
+                out.append("z")
+                if n < -2:
+                    return out
+                continue
+            else:
+                break
+    return out
+
+
 CASES = {
     "return_in_clause_in_with_loop": [
         ([1, 2, 3], False),
@@ -182,4 +201,5 @@ CASES = {
     "with_return_arms": [(1, True), (0, True), (1, False), (0, False)],
     "with_return_arm_then_rest": [(1, True), (0, True), (1, False), (0, False)],
     "while_true_first_in_while": [(0,), (1,), (2,), (4,), (7,)],
+    "while_true_shares_header": [(0,), (1,), (2,), (3,)],
 }

@@ -56,6 +56,7 @@ mod try_raise_exit;
 mod twice_shapes;
 mod while_break;
 mod while_fold;
+mod while_latch;
 mod with_break_exit;
 mod with_exits;
 mod with_tail_split;
@@ -3716,6 +3717,13 @@ impl<'a> Structurer<'a> {
                     }),
             ),
         };
+        // (a `while c:` loop repeats its test before going round: a jump back to its body's
+        // start that is not that test is the jump back of a loop inside it, sharing the block)
+        if cond.is_some() && self.untested_jump_back(header, &lp.body) {
+            return Err(self.err(
+                "a jump back to a while loop's body that skips its test (a loop inside it shares its first block)",
+            ));
+        }
         let ctx = LoopCtx {
             header,
             exit: else_brk.or(exit),

@@ -10,8 +10,8 @@ use crate::flow::{Cfg, EdgeKind};
 use crate::input::CodeInput;
 use framejit_bytecode::Item;
 
-/// Does a jump into block `p` (a NOP-only block) come from an instruction whose line is above
-/// the NOP's?
+/// Does a jump back into block `p` (a NOP-only block; from a block laid out after it: not a jump
+/// into the loop from the code before it) come from an instruction whose line is above the NOP's?
 pub(crate) fn jump_from_above(code: &CodeInput, cfg: &Cfg, p: usize) -> bool {
     let items = &code.bytecode.items;
     let line = |i: usize| match items.get(i) {
@@ -21,7 +21,7 @@ pub(crate) fn jump_from_above(code: &CodeInput, cfg: &Cfg, p: usize) -> bool {
     let Some(nop) = cfg.blocks[p].instrs.first().and_then(|&i| line(i)) else {
         return false;
     };
-    cfg.blocks[p].preds.iter().any(|&u| {
+    cfg.blocks[p].preds.iter().filter(|&&u| u > p).any(|&u| {
         let jumps = cfg.blocks[u]
             .succs
             .iter()

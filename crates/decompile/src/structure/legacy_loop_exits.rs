@@ -238,9 +238,15 @@ impl Structurer<'_> {
             return false;
         };
         // (markers aside: 3.14 starts a branch's fall-through with NOT_TAKEN)
-        let lone_jump = self
-            .lone_instr(exit)
-            .is_some_and(|j| matches!(j.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD"));
+        // (3.11+: the jump back to an outer loop's header is a JUMP_BACKWARD; from inside the inner
+        // loop no statement but `break` gets there through its exit, Python having no `continue`
+        // of an outer loop)
+        let lone_jump = self.lone_instr(exit).is_some_and(|j| {
+            matches!(
+                j.op.name,
+                "JUMP_ABSOLUTE" | "JUMP_FORWARD" | "JUMP_BACKWARD"
+            )
+        });
         b != exit && b != ctx.header && lone_jump && self.succ(exit, EdgeKind::Jump) == Some(b)
     }
 }

@@ -2,9 +2,14 @@
 (branch beh16): the inner loop's exit is a lone JUMP_BACKWARD to the outer header, and the
 compiler threads the clause's `break` (through the finally body's copy) straight there.
 
+Also 3.11+ `return CONSTANT` out of nested `async with` bodies, through the outer statements'
+awaited exit calls (await loops the way out runs before the return).
+
 tests/behaviour/b_beh16.py holds the functions; each must decompile (main's build before this
-branch refused three of them on 3.12+, two on 3.11: "a try body that ends in two places") and
-behave as the original on every interpreter, the `break` staying in the except clause.
+branch refused six of them on 3.12+, five on 3.11: "a try body that ends in two places", "a way
+out of a with body that goes on to no return, break or continue", "a with statement whose code
+after it differs on the suppressed path") and behave as the original on every interpreter, the
+`break` staying in the except clause.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import pytest
 from conftest import LIVE_MINORS, interpreter, run_json
 
 RUNNER = "tests/support/behaviour_run.py"
-FUNCTIONS = 4
+FUNCTIONS = 7
 
 
 @pytest.mark.parametrize("minor", LIVE_MINORS)

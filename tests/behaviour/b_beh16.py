@@ -4,7 +4,13 @@ an except clause through a finally body's copy (branch beh16, session 16).
 The inner loop's exit is then a lone JUMP_BACKWARD to the outer loop's header, and the compiler
 threads the clause's `break` (after POP_EXCEPT and the finally copy) straight to that header: only
 a `break` gets there from inside the inner loop.
+
+Also 3.11+ `return CONSTANT` out of nested `async with` bodies: past the inner statement's awaited
+exit call the way out runs the outer statement's awaited exit call (an await loop of its own)
+before the `return`.
 """
+
+from managers import ASup, check
 
 
 def for_while_clause_break_finally(xs, log):
@@ -67,9 +73,46 @@ def for_if_while_clause_break_rebinds(xs, log):
     return last
 
 
+async def async_nested_return_only(x, suppress, log):
+    async with ASup(log, not suppress):
+        async with ASup(log, suppress):
+            check(x)
+            return "inner"
+        return "outer"
+
+
+async def async_nested_if_return(x, suppress, log):
+    async with ASup(log, suppress):
+        async with ASup(log, not suppress):
+            if check(x):
+                return "inner"
+            log.append("between")
+            return "inner false"
+        log.append("after inner")
+        return "outer"
+
+
+async def async_three_deep_return(x, suppress, log):
+    async with ASup(log, suppress):
+        async with ASup(log, not suppress):
+            async with ASup(log, suppress):
+                if check(x):
+                    return 1
+                return 2
+            return 3
+        return 4
+
+
+def _x():
+    return [(x, sup, []) for x in ("a", "", "boom") for sup in (True, False)]
+
+
 CASES = {
     "for_while_clause_break_finally": [([3, 0, 1], []), ([2, 5], []), ([], []), ([4, -1], [])],
     "for_while_clause_break": [([3, 0, 1], []), ([2, 5], []), ([], []), ([4, -1], [])],
     "while_while_clause_break_finally": [(0, []), (1, []), (3, []), (5, [])],
     "for_if_while_clause_break_rebinds": [([4, 0, 1], []), ([3, 5], []), ([], []), ([0, 0], [])],
+    "async_nested_return_only": _x(),
+    "async_nested_if_return": _x(),
+    "async_three_deep_return": _x(),
 }

@@ -103,6 +103,16 @@ async def async_three_deep_return(x, suppress, log):
         return 4
 
 
+async def async_nested_return_computed(x, suppress, log):
+    # the value is computed before the exit calls append to the log: a copy without their entries
+    async with ASup(log, suppress):
+        async with ASup(log, not suppress):
+            if check(x):
+                return list(log)
+            return log + ["false"]
+        return "outer"
+
+
 def _x():
     return [(x, sup, []) for x in ("a", "", "boom") for sup in (True, False)]
 
@@ -115,4 +125,5 @@ CASES = {
     "async_nested_return_only": _x(),
     "async_nested_if_return": _x(),
     "async_three_deep_return": _x(),
+    "async_nested_return_computed": _x(),
 }

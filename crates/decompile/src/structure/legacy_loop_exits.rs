@@ -238,9 +238,18 @@ impl Structurer<'_> {
             return false;
         };
         // (markers aside: 3.14 starts a branch's fall-through with NOT_TAKEN)
-        let lone_jump = self
-            .lone_instr(exit)
-            .is_some_and(|j| matches!(j.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD"));
-        b != exit && b != ctx.header && lone_jump && self.succ(exit, EdgeKind::Jump) == Some(b)
+        let Some(jump) = self.lone_instr(exit) else {
+            return false;
+        };
+        let forward = matches!(jump.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD");
+        // (3.11+: the jump back to the header of an outer loop, which starts before this loop's
+        // header (blocks are in code order): from inside this loop only a `break` gets there
+        // through its exit, Python having no `continue` of an outer loop. Not a jump back into
+        // this loop, such as an except clause's to the code after its try statement.)
+        let to_outer = jump.op.name == "JUMP_BACKWARD" && b < ctx.header;
+        b != exit
+            && b != ctx.header
+            && (forward || to_outer)
+            && self.succ(exit, EdgeKind::Jump) == Some(b)
     }
 }

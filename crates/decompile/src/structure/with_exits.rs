@@ -48,6 +48,7 @@ impl Structurer<'_> {
         let mut left = left;
         let mut next = next;
         let mut more = Vec::new();
+        let mut awaited = false;
         for _ in 0..8 {
             let Some(n) = next else { break };
             // (nothing carried past the exits: a `return` value goes on to a return)
@@ -57,9 +58,22 @@ impl Structurer<'_> {
                 out.push(s);
                 return Ok(true);
             }
+            // (3.11+: an enclosing `async with`'s awaited exit call, the await loop of its
+            // __exit__(None, None, None): on where the loop ends, whose block the loop's throw
+            // path reaches too)
+            let exit_await = left.len() >= 2
+                && left[left.len() - 2] == Val::Send(Expr::name(WITH_EXIT))
+                && self.is_send(n);
+            if !iter && exit_await && !std::mem::replace(&mut awaited, true) {
+                let (done, l) = self.send_loop(n, left)?;
+                left = l;
+                next = Some(done);
+                continue;
+            }
             // (a `return` / `raise` after the exit call, in a block of its own where an
             // exception range ends: reached from this way alone, with no loop to leave)
-            if iter || self.live_preds(n) != 1 || self.loop_at(n).is_some() {
+            let after_await = std::mem::replace(&mut awaited, false);
+            if iter || (self.live_preds(n) != 1 && !after_await) || self.loop_at(n).is_some() {
                 break;
             }
             // (the next with statement's exit call, then a copy of the loop's exit)
@@ -458,7 +472,7 @@ impl Structurer<'_> {
         // (on through blocks only the suppressed way reaches, as the normal way goes below)
         let (mut copy, mut to) = (copy, to);
         for _ in 0..6 {
-            let Some(t) = to.filter(|&t| self.live_preds(t) == 1) else {
+            let Some(t) = to.filter(|&t| self.live_preds(t) == 1 || self.is_send(t)) else {
                 break;
             };
             let here = self.instrs(t);
@@ -469,6 +483,9 @@ impl Structurer<'_> {
                 self.succ(t, EdgeKind::Jump)
             } else if last.op.flow == framejit_bytecode::opcode::Flow::Exit {
                 None
+            } else if last.op.name == "SEND" {
+                // (an enclosing `async with`'s awaited exit call: on past the await loop)
+                self.succ(t, EdgeKind::Jump)
             } else if last.op.flow == framejit_bytecode::opcode::Flow::Branch {
                 return None;
             } else {
@@ -503,7 +520,14 @@ impl Structurer<'_> {
             };
             match on {
                 None => break,
-                Some(n) if past && self.live_preds(n) != 1 => {
+                // (an await loop's SEND block is also its loop's way back, and the END_SEND block past it
+                // the throw path's: the same await)
+                Some(n)
+                    if past
+                        && last.op.name != "SEND"
+                        && !self.is_send(n)
+                        && self.live_preds(n) != 1 =>
+                {
                     end = Some(n);
                     break;
                 }
@@ -541,11 +565,44 @@ impl Structurer<'_> {
             return None;
         }
         let mut sim = crate::exprs::Sim::new(self.code, vec![Val::WithExit; exits.max(1) + 3]);
-        for i in &tail {
+        // (the awaited exit calls of enclosing `async with` statements the way out leaves too:
+        // their await loops, read as the exit call's statement each, which the enclosing
+        // statements take off as their copies; the way out is then a constant `return`, as after
+        // plain exit calls in `with_body_last_exit`)
+        let mut outer_awaits = false;
+        for (k, i) in tail.iter().enumerate() {
+            if i.op.name == "SEND" {
+                let none = Val::Expr(Expr::constant(crate::ast::Constant::None));
+                if sim.stack.pop() != Some(none) {
+                    return None;
+                }
+                let exit_call = Val::Send(Expr::name(WITH_EXIT));
+                if sim.stack.pop() != Some(exit_call) {
+                    return None;
+                }
+                // (3.12+ keep the receiver for END_SEND to pop; 3.11's SEND pops it)
+                if tail.get(k + 1).is_some_and(|n| n.op.name == "END_SEND") {
+                    sim.stack.push(Val::Null);
+                }
+                sim.stack.push(Val::Expr(Expr::name(WITH_EXIT)));
+                outer_awaits = true;
+                continue;
+            }
             match sim.step(i).ok()? {
                 None => {}
                 Some(Exit::Exit) => {
                     let out = sim.out;
+                    let exit_call = Stmt::Expr {
+                        value: Expr::name(WITH_EXIT),
+                    };
+                    let constant = matches!(
+                        out.split_last(),
+                        Some((Stmt::Return { value: None | Some(Expr::Constant { .. }) }, calls))
+                            if !calls.is_empty() && calls.iter().all(|c| *c == exit_call)
+                    );
+                    if outer_awaits && !constant {
+                        return None;
+                    }
                     return matches!(out.last(), Some(Stmt::Return { .. } | Stmt::Raise { .. }))
                         .then_some((out, blocks));
                 }

@@ -1493,6 +1493,9 @@ impl<'a> Structurer<'a> {
                     || Some(b) == ctx.guard
                     || back
                 {
+                    if back && self.nop_continue(b, ctx) {
+                        out.push(nop_header::written_continue_mark());
+                    }
                     out.push(Stmt::Continue);
                     break;
                 }
@@ -3664,6 +3667,7 @@ impl<'a> Structurer<'a> {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
         strip_tail_continue(&mut stmts);
+        nop_header::restore_written_continues(&mut stmts);
         if self.legacy_dead_latch(&ctx) {
             legacy_latch::restore_last_continue(&mut stmts);
         }

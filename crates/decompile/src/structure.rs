@@ -29,6 +29,7 @@ mod finally_exits;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;
+mod handler_break_jump;
 mod handler_exit;
 mod handler_order;
 mod inline_comp;
@@ -3630,6 +3631,7 @@ impl<'a> Structurer<'a> {
                 let x = self.header_test_exit(header, &lp.body);
                 !x.is_some_and(|x| self.return_inside_top_loop(header, x, t, &lp.body))
             });
+        let guard_free = guard.is_none() && top_brk.is_none() && else_brk.is_none();
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),
@@ -3653,6 +3655,11 @@ impl<'a> Structurer<'a> {
                             .flatten()
                     }),
             ),
+        };
+        // (a `break`'s own jump, when an except clause's `break` goes where it jumps)
+        let exit = match (guard_free, exit) {
+            (true, Some(x)) => Some(self.clause_break_exit(header, &lp.body, x).unwrap_or(x)),
+            _ => exit,
         };
         let ctx = LoopCtx {
             header,

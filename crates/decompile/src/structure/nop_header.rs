@@ -71,11 +71,15 @@ impl super::Structurer<'_> {
     /// block, a jump written to that NOP (an explicit `continue`)? CPython keeps the NOP (the
     /// `while` line) only for jumps of another line: the jump back that ends the body carries
     /// the `while` line and goes past the NOP to the block after it (see above), and so do its
-    /// copies (3.12+). A jump that targets the NOP itself has a line of its own: a `continue`
-    /// statement, never the end of the body, even where it is the only way to its block.
+    /// copies (3.12+). A jump that targets the NOP itself has a line of its own, below the
+    /// `while`: a `continue` statement, never the end of the body, even where it is the only
+    /// way to its block.
     pub(super) fn nop_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
         let items = &self.code.bytecode.items;
-        let Some(framejit_bytecode::Arg::Jump(target)) = self.lone_instr(x).map(|i| i.arg) else {
+        let Some(jump) = self.lone_instr(x) else {
+            return false;
+        };
+        let framejit_bytecode::Arg::Jump(target) = jump.arg else {
             return false;
         };
         let header = &self.cfg.blocks[ctx.header];
@@ -94,7 +98,15 @@ impl super::Structurer<'_> {
             .rev()
             .take_while(|it| !matches!(it, Item::Instr(_)))
             .any(|it| matches!(it, Item::Label(l) if *l == target));
-        self.is_latch(x, ctx) && nop_only && labelled
+        // (the NOP's line is the `while` line only where the jump's line is below it: a body
+        // whose first statement is a `try:` starts with that statement's NOP, which the jump
+        // back that ends the body, of the `while` line above it, targets)
+        let nop_line = match items.get(first) {
+            Some(Item::Instr(ins)) => ins.loc.line,
+            _ => None,
+        };
+        let below = matches!((jump.loc.line, nop_line), (Some(j), Some(n)) if j > n);
+        self.is_latch(x, ctx) && nop_only && labelled && below
     }
 }
 

@@ -1808,7 +1808,16 @@ impl<'a> Structurer<'a> {
                         }
                     }
                     match next {
-                        Some(n) => b = n,
+                        Some(n) => {
+                            // (a written `continue` after the block's statements: kept; not
+                            // an except clause's, whose POP_EXCEPT marker leads the way out)
+                            let pops = self.instrs(b).iter().any(|i| i.op.name == "POP_EXCEPT");
+                            if !pops && lp.is_some_and(|c| n == c.header && self.nop_continue(b, c))
+                            {
+                                out.push(nop_header::written_continue_mark());
+                            }
+                            b = n
+                        }
                         None => break,
                     }
                 }

@@ -35,7 +35,7 @@ impl Structurer<'_> {
                 .iter()
                 .any(|&p| self.succ(p, super::EdgeKind::Jump) == Some(x))
             // (or one jump written to a `while True:` loop's NOP header: `nop_header.rs`)
-            || self.nop_continue(x, ctx)
+            || self.is_latch(x, ctx) && self.nop_continue(x, ctx)
     }
 
     /// 3.11+: the branch (true to `fall`, else to `taken`, or the other way) is

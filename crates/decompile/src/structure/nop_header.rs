@@ -7,7 +7,7 @@
 use crate::ast::{Expr, Stmt};
 use crate::flow::{Cfg, EdgeKind};
 use crate::input::CodeInput;
-use framejit_bytecode::Item;
+use framejit_bytecode::{Item, PyVersion};
 
 /// Move the backward jumps into the block after a NOP-only loop header onto that header.
 pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
@@ -67,8 +67,9 @@ pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
 }
 
 impl super::Structurer<'_> {
-    /// Is block `x`, a lone jump back to the `while True:` loop `ctx` whose header is a NOP-only
-    /// block, a jump written to that NOP (an explicit `continue`)? CPython keeps the NOP (the
+    /// Does block `x`, which ends in a jump back to the `while True:` loop `ctx` whose header is
+    /// a NOP-only block, jump to that NOP as written (an explicit `continue`, alone in its block
+    /// or after the statements before it, an except clause's POP_EXCEPT)? CPython keeps the NOP (the
     /// `while` line) only for jumps of another line: the jump back that ends the body carries
     /// the `while` line and goes past the NOP to the block after it (see above), and so do its
     /// copies (3.12+). A jump that targets the NOP itself has a line of its own, below the
@@ -76,7 +77,15 @@ impl super::Structurer<'_> {
     /// way to its block.
     pub(super) fn nop_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
         let items = &self.code.bytecode.items;
-        let Some(jump) = self.lone_instr(x) else {
+        // (3.14 threads the jump at an arm's end, of the arm's line, straight to the NOP)
+        if !(PyVersion::V3_11..=PyVersion::V3_13).contains(&self.code.version) {
+            return false;
+        }
+        let Some(&jump) = self
+            .instrs(x)
+            .last()
+            .filter(|i| matches!(i.op.name, "JUMP_BACKWARD" | "JUMP"))
+        else {
             return false;
         };
         let framejit_bytecode::Arg::Jump(target) = jump.arg else {
@@ -106,7 +115,7 @@ impl super::Structurer<'_> {
             _ => None,
         };
         let below = matches!((jump.loc.line, nop_line), (Some(j), Some(n)) if j > n);
-        self.is_latch(x, ctx) && nop_only && labelled && below
+        self.succ(x, EdgeKind::Jump) == Some(ctx.header) && nop_only && labelled && below
     }
 }
 

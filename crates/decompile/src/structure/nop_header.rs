@@ -67,14 +67,14 @@ pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
 }
 
 impl super::Structurer<'_> {
-    /// Does block `x`, which ends in a jump back to the `while True:` loop `ctx` whose header is
-    /// a NOP-only block, jump to that NOP as written (an explicit `continue`, alone in its block
-    /// or after the statements before it, an except clause's POP_EXCEPT)? CPython keeps the NOP (the
-    /// `while` line) only for jumps of another line: the jump back that ends the body carries
-    /// the `while` line and goes past the NOP to the block after it (see above), and so do its
+    /// 3.11-3.13: does block `x`, which ends in a jump back to the `while True:` loop `ctx`
+    /// whose header starts with a NOP (the `while` line), jump to that NOP as written (an
+    /// explicit `continue`, alone in its block or after the statements before it)? CPython keeps
+    /// the NOP only for jumps of another line: the jump back that ends the body carries the
+    /// `while` line and goes past the NOP (to the block after it, see above), and so do its
     /// copies (3.12+). A jump that targets the NOP itself has a line of its own, below the
     /// `while`: a `continue` statement, never the end of the body, even where it is the only
-    /// way to its block.
+    /// way to its block or ends the body.
     pub(super) fn nop_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
         let items = &self.code.bytecode.items;
         // (3.14 threads the jump at an arm's end, of the arm's line, straight to the NOP)
@@ -95,10 +95,9 @@ impl super::Structurer<'_> {
         let Some(&first) = header.instrs.first() else {
             return false;
         };
-        let nop_only = header
-            .instrs
-            .iter()
-            .all(|&i| matches!(items.get(i), Some(Item::Instr(ins)) if ins.op.name == "NOP"));
+        // (the NOP alone in its block where the end of the body jumps to the block after it;
+        // the first instruction of the header's block where nothing does)
+        let nop_first = matches!(items.get(first), Some(Item::Instr(ins)) if ins.op.name == "NOP");
         // (the labels placed right before the header's first instruction)
         let labelled = items
             .get(..first)
@@ -115,7 +114,7 @@ impl super::Structurer<'_> {
             _ => None,
         };
         let below = matches!((jump.loc.line, nop_line), (Some(j), Some(n)) if j > n);
-        self.succ(x, EdgeKind::Jump) == Some(ctx.header) && nop_only && labelled && below
+        self.succ(x, EdgeKind::Jump) == Some(ctx.header) && nop_first && labelled && below
     }
 }
 

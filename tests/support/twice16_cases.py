@@ -220,6 +220,46 @@ def run(xs):
     out.append("after")
     return out
 ''',
+    # 3.12+: the code after a try statement whose body returns is reached only from the except
+    # clause, moved after the handlers; its `if d: return` jumps back to the code after the `if`
+    "clause_code_back_to_stop": '''
+def encode(x, cte):
+    if cte is None:
+        if x:
+            try:
+                return "int", int(x)
+            except ValueError:
+                pass
+            if x.startswith("f"):
+                return "float", x
+        cte = "text"
+    return cte, x
+
+def run(xs):
+    return [encode(a, b) for a in ("", "12", "f1", "zz") for b in (None, "b64")]
+''',
+    "clause_code_back_to_stop_else": '''
+def encode(x, cte, log):
+    if x:
+        try:
+            return int(x)
+        except ValueError:
+            pass
+        if x.startswith("f"):
+            log.append(x)
+        elif cte:
+            return 3
+        else:
+            return 2
+    else:
+        log.append("empty")
+    return cte
+
+def run(xs):
+    log = []
+    out = [encode(a, b, log) for a in ("", "12", "f1", "zz") for b in (None, "b64")]
+    return out, log
+''',
 }
 
 

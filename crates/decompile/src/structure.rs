@@ -2114,6 +2114,10 @@ impl<'a> Structurer<'a> {
                 None if self.jump_over_leaving_arm(b, fall, taken, lp).is_some() => {
                     (self.jump_over_leaving_arm(b, fall, taken, lp), true)
                 }
+                // (3.12+: code moved after the handlers going back to the enclosing stop)
+                None if self.cold_stop_reached(b, fall, taken).is_some() => {
+                    (self.cold_stop_reached(b, fall, taken), true)
+                }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
                 // `if` ends the loop body, its body the arm laid out first)

@@ -200,3 +200,36 @@ impl Structurer<'_> {
         rf[s] && rt[s] && (0..rf.len()).all(|x| x == s || !(rf[x] && rt[x]))
     }
 }
+
+impl Structurer<'_> {
+    /// 3.12+: the stop `s` of the region holding the branch at block `b`, where exactly one arm
+    /// (`fall`, `taken`) gets there, when `b` is code the compiler moved after the handlers (a
+    /// block no normal edge from the entry reaches: the code after a try statement whose body
+    /// always leaves, reached only from its except clause) and `s` is not: the arm's jump back
+    /// to `s` is the way on to where the enclosing statement goes on, as a jump forward would be
+    /// in the source's layout (`if c: try: return f()  except E: pass;  if d: return g()` then
+    /// code after the `if`: `if d:`'s other arm jumps back to that code). Not a loop's jump
+    /// back: `s` is no header of a loop around `b`, nor outside such a loop.
+    pub(super) fn cold_stop_reached(&self, b: usize, fall: usize, taken: usize) -> Option<usize> {
+        if self.legacy.is_some() || self.code.version < framejit_bytecode::PyVersion::V3_12 {
+            return None;
+        }
+        let s = self.stops.iter().rev().find_map(|s| *s)?;
+        let warm = self.warm_blocks();
+        let is_warm = |x: usize| warm.get(x).copied().unwrap_or(false);
+        if s >= b || is_warm(b) || !is_warm(s) {
+            return None;
+        }
+        let in_loop = self.loop_at(s).is_some_and(|l| l.body.contains(&b))
+            || self
+                .loops
+                .iter()
+                .any(|l| l.body.contains(&b) && !l.body.contains(&s));
+        if in_loop {
+            return None;
+        }
+        let walls = [Some(b), Some(s)];
+        let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        (reaches(fall) != reaches(taken)).then_some(s)
+    }
+}

@@ -25,6 +25,8 @@ ALL = {
     "clause_break_and_raise_then_break",
     "clause_code_back_to_stop",
     "clause_code_back_to_stop_else",
+    "chain_or_chain",
+    "chain_or_name",
 }
 
 # (≤3.10 read loops through the block stack, a reading of its own: shapes it refuses)

@@ -260,6 +260,28 @@ def run(xs):
     out = [encode(a, b, log) for a in ("", "12", "f1", "zz") for b in (None, "b64")]
     return out, log
 ''',
+    # `elif a == m == b or c == m == d:` (html.parser's parse_starttag): the first comparison's
+    # false way jumps over its cleanup to the next operand
+    "chain_or_chain": '''
+def strip(v, rest):
+    if not rest:
+        v = None
+    elif v[:1] == "'" == v[-1:] or v[:1] == '"' == v[-1:]:
+        v = v[1:-1]
+    return v
+
+def run(xs):
+    return [strip(v, r) for v in ("'a'", '"b"', "'c", "d", "") for r in (0, 1)]
+''',
+    "chain_or_name": '''
+def pick(v, w):
+    if v[:1] == "x" == v[-1:] or w:
+        return v[1:-1]
+    return v
+
+def run(xs):
+    return [pick(v, w) for v in ("xax", "xa", "b") for w in (0, 1)]
+''',
 }
 
 

@@ -2421,6 +2421,14 @@ impl<'a> Structurer<'a> {
         } else {
             return Err(self.err(bad()));
         };
+        // (a false way that only jumps on: `a == m == b or c`, to the next operand)
+        let f = match self.chain_false_jump(next, f) {
+            Some(to) if joins(self, to) => {
+                members.push(f);
+                to
+            }
+            _ => f,
+        };
         if !joins(self, f) {
             return Err(self.err(bad()));
         }

@@ -233,3 +233,22 @@ impl Structurer<'_> {
         (reaches(fall) != reaches(taken)).then_some(s)
     }
 }
+
+impl Structurer<'_> {
+    /// A chained comparison's last test `next` jumps when it holds and falls, when false, into
+    /// `f`: where `f` is only a jump that `next` alone reaches (`a == m == b or c`: the false way
+    /// jumps over the cleanup that pops `m` to the next operand, as the cleanup goes there), the
+    /// comparison's false target is where `f` jumps; `f` is part of the comparison. Without it
+    /// the `or`'s next operand, reached from the cleanup and from `f`, was no target of the
+    /// comparison, and the `if` body came out in two arms.
+    pub(super) fn chain_false_jump(&self, next: usize, f: usize) -> Option<usize> {
+        let jump = self
+            .lone_instr(f)
+            .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP"));
+        let only_from_next = self.cfg.blocks[f].preds == [next];
+        if !jump || !only_from_next || self.emitted[f] {
+            return None;
+        }
+        self.succ(f, EdgeKind::Jump).filter(|&t| t > f)
+    }
+}

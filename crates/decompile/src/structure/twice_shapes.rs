@@ -235,12 +235,13 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// A chained comparison's last test `next` jumps when it holds and falls, when false, into
-    /// `f`: where `f` is only a jump that `next` alone reaches (`a == m == b or c`: the false way
-    /// jumps over the cleanup that pops `m` to the next operand, as the cleanup goes there), the
-    /// comparison's false target is where `f` jumps; `f` is part of the comparison. Without it
-    /// the `or`'s next operand, reached from the cleanup and from `f`, was no target of the
-    /// comparison, and the `if` body came out in two arms.
+    /// A chained comparison's last test `next` goes one way (when false, or when true) into
+    /// `f`: where `f` is only a jump that `next` alone reaches, over the cleanup that pops the
+    /// middle value (`a == m == b or c`: the false way jumps to the next operand, where the
+    /// cleanup goes too; `if a == m == b: pass  else: C`: the true way jumps to the `pass`),
+    /// that way's target is where `f` jumps, and `f` is part of the comparison. Without it the
+    /// `or`'s next operand, reached from the cleanup and from `f`, was no target of the
+    /// comparison, and the `if` body came out in two arms; and an empty body lost its `pass`.
     pub(super) fn chain_false_jump(&self, next: usize, f: usize) -> Option<usize> {
         let jump = self
             .lone_instr(f)

@@ -27,7 +27,6 @@ ALL = {
     "clause_code_back_to_stop_else",
     "chain_or_chain",
     "chain_or_name",
-    "chain_pass_else",
 }
 
 # (≤3.10 read loops through the block stack, a reading of its own: shapes it refuses)

@@ -282,19 +282,6 @@ def pick(v, w):
 def run(xs):
     return [pick(v, w) for v in ("xax", "xa", "b") for w in (0, 1)]
 ''',
-    # `if a == m == b: pass  else: C` then more code: the true way jumps over the cleanup
-    "chain_pass_else": '''
-def check(v, log):
-    if v(1) == 1 == v(2):
-        pass
-    else:
-        log.append("bad")
-    log.append("done")
-    return log
-
-def run(xs):
-    return [check(lambda k: k * m, []) for m in (0, 1, 2)] + [check(lambda k: 1, [])]
-''',
 }
 
 

@@ -2429,14 +2429,6 @@ impl<'a> Structurer<'a> {
             }
             _ => f,
         };
-        // (and a true way that only jumps on: to the body, past the cleanup)
-        let t = match self.chain_false_jump(next, t) {
-            Some(to) if to != f => {
-                members.push(t);
-                to
-            }
-            _ => t,
-        };
         if !joins(self, f) {
             return Err(self.err(bad()));
         }

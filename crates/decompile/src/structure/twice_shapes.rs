@@ -235,21 +235,30 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// A chained comparison's last test `next` goes one way (when false, or when true) into
-    /// `f`: where `f` is only a jump that `next` alone reaches, over the cleanup that pops the
-    /// middle value (`a == m == b or c`: the false way jumps to the next operand, where the
-    /// cleanup goes too; `if a == m == b: pass  else: C`: the true way jumps to the `pass`),
-    /// that way's target is where `f` jumps, and `f` is part of the comparison. Without it the
-    /// `or`'s next operand, reached from the cleanup and from `f`, was no target of the
-    /// comparison, and the `if` body came out in two arms; and an empty body lost its `pass`.
+    /// A chained comparison's last test `next` falls, when false, into `f`: where `f` is only
+    /// a jump of the comparison's line that `next` alone reaches, over the cleanup that pops
+    /// the middle value (`a == m == b or c`: the false way jumps to the next operand, where the
+    /// cleanup goes too), the comparison's false target is where `f` jumps, and `f` is part of
+    /// the comparison. Without it the `or`'s next operand, reached from the cleanup and from
+    /// `f`, was no target of the comparison, and the `if` body came out in two arms. (The true
+    /// way's jump over the cleanup is left alone: to a body that is `pass` or `break`, a jump
+    /// of its own line either way, it reads as before.)
     pub(super) fn chain_false_jump(&self, next: usize, f: usize) -> Option<usize> {
-        let jump = self
-            .lone_instr(f)
-            .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP"));
+        // (the comparison's own jump has its line; a `break` or `continue` written as the
+        // body has one of its own, and leaves the loop the comparison is in)
+        let line = self.instrs(next).last().and_then(|i| i.loc.line);
+        let jump = self.lone_instr(f).is_some_and(|i| {
+            matches!(i.op.name, "JUMP_FORWARD" | "JUMP") && line.is_some() && i.loc.line == line
+        });
         let only_from_next = self.cfg.blocks[f].preds == [next];
         if !jump || !only_from_next || self.emitted[f] {
             return None;
         }
-        self.succ(f, EdgeKind::Jump).filter(|&t| t > f)
+        let to = self.succ(f, EdgeKind::Jump).filter(|&t| t > f)?;
+        let leaves_loop = self
+            .loops
+            .iter()
+            .any(|l| l.body.contains(&next) && !l.body.contains(&to));
+        (!leaves_loop).then_some(to)
     }
 }

@@ -209,7 +209,9 @@ impl Structurer<'_> {
     /// to `s` is the way on to where the enclosing statement goes on, as a jump forward would be
     /// in the source's layout (`if c: try: return f()  except E: pass;  if d: return g()` then
     /// code after the `if`: `if d:`'s other arm jumps back to that code). Not a loop's jump
-    /// back: `s` is no header of a loop around `b`, nor outside such a loop.
+    /// back: `s` is no header of a loop around `b`, nor outside such a loop. Not in an except
+    /// clause (`except E: if not q: raise` then code: the clause's end goes on to the code after
+    /// the try statement, and the existing readings place it).
     pub(super) fn cold_stop_reached(&self, b: usize, fall: usize, taken: usize) -> Option<usize> {
         if self.legacy.is_some() || self.code.version < framejit_bytecode::PyVersion::V3_12 {
             return None;
@@ -217,7 +219,10 @@ impl Structurer<'_> {
         let s = self.stops.iter().rev().find_map(|s| *s)?;
         let warm = self.warm_blocks();
         let is_warm = |x: usize| warm.get(x).copied().unwrap_or(false);
-        if s >= b || is_warm(b) || !is_warm(s) {
+        // (at the stop's try nesting: code after a try statement, not an except clause's own
+        // code, which is cold too and goes on to the code after its statement)
+        let level = |x: usize| self.cfg.blocks[x].handler.map(|h| h.0);
+        if s >= b || is_warm(b) || !is_warm(s) || level(b) != level(s) {
             return None;
         }
         let in_loop = self.loop_at(s).is_some_and(|l| l.body.contains(&b))

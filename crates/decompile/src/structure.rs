@@ -29,6 +29,7 @@ mod finally_exits;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;
+mod handler_break_jump;
 mod handler_exit;
 mod handler_order;
 mod inline_comp;
@@ -1529,6 +1530,9 @@ impl<'a> Structurer<'a> {
                     || Some(b) == ctx.guard
                     || back
                 {
+                    if back && self.nop_continue(b, ctx) {
+                        out.push(nop_header::written_continue_mark());
+                    }
                     out.push(Stmt::Continue);
                     break;
                 }
@@ -1840,7 +1844,16 @@ impl<'a> Structurer<'a> {
                         }
                     }
                     match next {
-                        Some(n) => b = n,
+                        Some(n) => {
+                            // (a written `continue` after the block's statements: kept; not
+                            // an except clause's, whose POP_EXCEPT marker leads the way out)
+                            let pops = self.instrs(b).iter().any(|i| i.op.name == "POP_EXCEPT");
+                            if !pops && lp.is_some_and(|c| n == c.header && self.nop_continue(b, c))
+                            {
+                                out.push(nop_header::written_continue_mark());
+                            }
+                            b = n
+                        }
                         None => break,
                     }
                 }
@@ -2136,6 +2149,10 @@ impl<'a> Structurer<'a> {
                 None if self.else_ends_function(b, fall, taken, lp) => (None, true),
                 None if self.jump_over_leaving_arm(b, fall, taken, lp).is_some() => {
                     (self.jump_over_leaving_arm(b, fall, taken, lp), true)
+                }
+                // (3.12+: code moved after the handlers going back to the enclosing stop)
+                None if self.cold_stop_reached(b, fall, taken).is_some() => {
+                    (self.cold_stop_reached(b, fall, taken), true)
                 }
                 None if fall <= taken => (Some(taken), true),
                 // (the taken arm goes back to the loop's header, where the body's end goes: the
@@ -2439,6 +2456,14 @@ impl<'a> Structurer<'a> {
             }
         } else {
             return Err(self.err(bad()));
+        };
+        // (a false way that only jumps on: `a == m == b or c`, to the next operand)
+        let f = match self.chain_false_jump(next, f) {
+            Some(to) if joins(self, to) => {
+                members.push(f);
+                to
+            }
+            _ => f,
         };
         if !joins(self, f) {
             return Err(self.err(bad()));
@@ -3690,6 +3715,7 @@ impl<'a> Structurer<'a> {
                 let x = self.header_test_exit(header, &lp.body);
                 !x.is_some_and(|x| self.return_inside_top_loop(header, x, t, &lp.body))
             });
+        let guard_free = guard.is_none() && top_brk.is_none() && else_brk.is_none();
         let (cond, exit) = match guard {
             Some((t, e)) => (Some(t), Some(e)),
             None if top_brk.is_some() => (None, top_brk),
@@ -3724,6 +3750,11 @@ impl<'a> Structurer<'a> {
                 "a jump back to a while loop's body that skips its test (a loop inside it shares its first block)",
             ));
         }
+        // (a `break`'s own jump, when an except clause's `break` goes where it jumps)
+        let exit = match (guard_free, exit) {
+            (true, Some(x)) => Some(self.clause_break_exit(header, &lp.body, x).unwrap_or(x)),
+            _ => exit,
+        };
         let ctx = LoopCtx {
             header,
             exit: else_brk.or(exit),
@@ -3737,6 +3768,7 @@ impl<'a> Structurer<'a> {
             return Err(self.err("the loop does not repeat the guard's test"));
         }
         strip_tail_continue(&mut stmts);
+        nop_header::restore_written_continues(&mut stmts);
         if self.legacy_dead_latch(&ctx) {
             legacy_latch::restore_last_continue(&mut stmts);
         }

@@ -208,7 +208,7 @@ impl Structurer<'_> {
 
     /// Blocks reached from the entry block without exception edges (the compiler's "warm"
     /// ones, laid out before every handler), computed once per code object.
-    fn warm_blocks(&self) -> &[bool] {
+    pub(super) fn warm_blocks(&self) -> &[bool] {
         self.warm.get_or_init(|| {
             let n = self.cfg.blocks.len();
             let mut seen = vec![false; n];

@@ -25,7 +25,8 @@ use framejit_bytecode::PyVersion;
 
 impl Structurer<'_> {
     /// A block that only jumps back to the loop's header and that several ways reach, one of them
-    /// by a jump: an explicit `continue` statement, shared by the tests of one condition.
+    /// by a jump: an explicit `continue` statement, shared by the tests of one condition; or a
+    /// `continue` that the jump's target shows (`Self::nop_continue`).
     fn shared_continue(&self, x: usize, ctx: &LoopCtx) -> bool {
         let preds = &self.cfg.blocks[x].preds;
         self.is_latch(x, ctx)
@@ -33,6 +34,8 @@ impl Structurer<'_> {
             && preds
                 .iter()
                 .any(|&p| self.succ(p, super::EdgeKind::Jump) == Some(x))
+            // (or one jump written to a `while True:` loop's NOP header: `nop_header.rs`)
+            || self.is_latch(x, ctx) && self.nop_continue(x, ctx)
     }
 
     /// 3.11+: the branch (true to `fall`, else to `taken`, or the other way) is

@@ -4,9 +4,10 @@
 //! left by every `continue` (read as `break`). Jumps back to the block after such a NOP go to the
 //! NOP, so the loop has one header (≤3.10 has the same rule in `legacy_blocks.rs`).
 
+use crate::ast::{Expr, Stmt};
 use crate::flow::{Cfg, EdgeKind};
 use crate::input::CodeInput;
-use framejit_bytecode::Item;
+use framejit_bytecode::{Item, PyVersion};
 
 /// Move the backward jumps into the block after a NOP-only loop header onto that header.
 pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
@@ -20,10 +21,12 @@ pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
                 .instrs
                 .iter()
                 .all(|&i| matches!(items.get(i), Some(Item::Instr(ins)) if ins.op.name == "NOP"));
-        // (falls into the next block only, under the same handler)
+        // (falls into the next block only, under the same handler: its edge to that handler
+        // aside, which a NOP never takes)
         let falls_into_next = blk
             .succs
             .iter()
+            .filter(|e| e.kind != EdgeKind::Exception)
             .all(|e| e.to == x && e.kind != EdgeKind::Jump)
             && blk.succs.iter().any(|e| e.kind == EdgeKind::Fall)
             && blk.handler == cfg.blocks[x].handler;
@@ -64,5 +67,96 @@ pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
                 }
             }
         }
+    }
+}
+
+impl super::Structurer<'_> {
+    /// 3.11-3.13: does block `x`, which ends in a jump back to the `while True:` loop `ctx`
+    /// whose header starts with a NOP (the `while` line), jump to that NOP as written (an
+    /// explicit `continue`, alone in its block or after the statements before it)? CPython keeps
+    /// the NOP only for jumps of another line: the jump back that ends the body carries the
+    /// `while` line and goes past the NOP (to the block after it, see above), and so do its
+    /// copies (3.12+). A jump that targets the NOP itself has a line of its own, below the
+    /// `while`: a `continue` statement, never the end of the body, even where it is the only
+    /// way to its block or ends the body.
+    pub(super) fn nop_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
+        let items = &self.code.bytecode.items;
+        // (3.14 threads the jump at an arm's end, of the arm's line, straight to the NOP)
+        if !(PyVersion::V3_11..=PyVersion::V3_13).contains(&self.code.version) {
+            return false;
+        }
+        let Some(&jump) = self
+            .instrs(x)
+            .last()
+            .filter(|i| matches!(i.op.name, "JUMP_BACKWARD" | "JUMP"))
+        else {
+            return false;
+        };
+        let framejit_bytecode::Arg::Jump(target) = jump.arg else {
+            return false;
+        };
+        let header = &self.cfg.blocks[ctx.header];
+        let Some(&first) = header.instrs.first() else {
+            return false;
+        };
+        // (the NOP alone in its block where the end of the body jumps to the block after it;
+        // the first instruction of the header's block where nothing does)
+        let nop_first = matches!(items.get(first), Some(Item::Instr(ins)) if ins.op.name == "NOP");
+        // (the labels placed right before the header's first instruction)
+        let labelled = items
+            .get(..first)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .take_while(|it| !matches!(it, Item::Instr(_)))
+            .any(|it| matches!(it, Item::Label(l) if *l == target));
+        // (the NOP's line is the `while` line only where the jump's line is below it: a body
+        // whose first statement is a `try:` starts with that statement's NOP, which the jump
+        // back that ends the body, of the `while` line above it, targets)
+        let nop_line = match items.get(first) {
+            Some(Item::Instr(ins)) => ins.loc.line,
+            _ => None,
+        };
+        let below = matches!((jump.loc.line, nop_line), (Some(j), Some(n)) if j > n);
+        self.succ(x, EdgeKind::Jump) == Some(ctx.header) && nop_first && labelled && below
+    }
+}
+
+/// The name of the marker put before the `continue` of a [`super::Structurer::nop_continue`]
+/// block: that `continue` is a statement of the source even where it ends an arm of the body's
+/// last statement, where `strip_tail_continue` drops the `continue`s the compiler adds.
+const WRITTEN_CONTINUE: &str = "\u{0}written-continue";
+
+/// The marker before a written `continue` (taken off by [`restore_written_continues`]).
+pub(super) fn written_continue_mark() -> Stmt {
+    Stmt::Expr {
+        value: Expr::name(WRITTEN_CONTINUE),
+    }
+}
+
+fn is_mark(s: &Stmt) -> bool {
+    matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == WRITTEN_CONTINUE)
+}
+
+/// After `strip_tail_continue` on a `while` body: each marker followed by its `continue` goes;
+/// one whose `continue` was dropped (the end of the body, or of an arm of its last statement)
+/// becomes that `continue` again. (A `continue` with no statement after it where the arms of
+/// an `if` meet at the loop's end: `if c: X; continue` then `Y` reads `if c: X; continue`
+/// `else: Y`, the same instructions.)
+pub(super) fn restore_written_continues(stmts: &mut Vec<Stmt>) {
+    let mut i = 0;
+    while i < stmts.len() {
+        if is_mark(&stmts[i]) {
+            if matches!(stmts.get(i + 1), Some(Stmt::Continue)) {
+                stmts.remove(i);
+            } else {
+                stmts[i] = Stmt::Continue;
+            }
+        } else {
+            for body in stmts[i].bodies_mut() {
+                restore_written_continues(body);
+            }
+        }
+        i += 1;
     }
 }

@@ -200,3 +200,70 @@ impl Structurer<'_> {
         rf[s] && rt[s] && (0..rf.len()).all(|x| x == s || !(rf[x] && rt[x]))
     }
 }
+
+impl Structurer<'_> {
+    /// 3.12+: the stop `s` of the region holding the branch at block `b`, where exactly one arm
+    /// (`fall`, `taken`) gets there, when `b` is code the compiler moved after the handlers (a
+    /// block no normal edge from the entry reaches: the code after a try statement whose body
+    /// always leaves, reached only from its except clause) and `s` is not: the arm's jump back
+    /// to `s` is the way on to where the enclosing statement goes on, as a jump forward would be
+    /// in the source's layout (`if c: try: return f()  except E: pass;  if d: return g()` then
+    /// code after the `if`: `if d:`'s other arm jumps back to that code). Not a loop's jump
+    /// back: `s` is no header of a loop around `b`, nor outside such a loop. Not in an except
+    /// clause (`except E: if not q: raise` then code: the clause's end goes on to the code after
+    /// the try statement, and the existing readings place it).
+    pub(super) fn cold_stop_reached(&self, b: usize, fall: usize, taken: usize) -> Option<usize> {
+        if self.legacy.is_some() || self.code.version < framejit_bytecode::PyVersion::V3_12 {
+            return None;
+        }
+        let s = self.stops.iter().rev().find_map(|s| *s)?;
+        let warm = self.warm_blocks();
+        let is_warm = |x: usize| warm.get(x).copied().unwrap_or(false);
+        // (at the stop's try nesting: code after a try statement, not an except clause's own
+        // code, which is cold too and goes on to the code after its statement)
+        let level = |x: usize| self.cfg.blocks[x].handler.map(|h| h.0);
+        if s >= b || is_warm(b) || !is_warm(s) || level(b) != level(s) {
+            return None;
+        }
+        let in_loop = self.loop_at(s).is_some_and(|l| l.body.contains(&b))
+            || self
+                .loops
+                .iter()
+                .any(|l| l.body.contains(&b) && !l.body.contains(&s));
+        if in_loop {
+            return None;
+        }
+        let walls = [Some(b), Some(s)];
+        let reaches = |x: usize| x == s || self.reach_within(x, &walls)[s];
+        (reaches(fall) != reaches(taken)).then_some(s)
+    }
+}
+
+impl Structurer<'_> {
+    /// A chained comparison's last test `next` falls, when false, into `f`: where `f` is only
+    /// a jump of the comparison's line that `next` alone reaches, over the cleanup that pops
+    /// the middle value (`a == m == b or c`: the false way jumps to the next operand, where the
+    /// cleanup goes too), the comparison's false target is where `f` jumps, and `f` is part of
+    /// the comparison. Without it the `or`'s next operand, reached from the cleanup and from
+    /// `f`, was no target of the comparison, and the `if` body came out in two arms. (The true
+    /// way's jump over the cleanup is left alone: to a body that is `pass` or `break`, a jump
+    /// of its own line either way, it reads as before.)
+    pub(super) fn chain_false_jump(&self, next: usize, f: usize) -> Option<usize> {
+        // (the comparison's own jump has its line; a `break` or `continue` written as the
+        // body has one of its own, and leaves the loop the comparison is in)
+        let line = self.instrs(next).last().and_then(|i| i.loc.line);
+        let jump = self.lone_instr(f).is_some_and(|i| {
+            matches!(i.op.name, "JUMP_FORWARD" | "JUMP") && line.is_some() && i.loc.line == line
+        });
+        let only_from_next = self.cfg.blocks[f].preds == [next];
+        if !jump || !only_from_next || self.emitted[f] {
+            return None;
+        }
+        let to = self.succ(f, EdgeKind::Jump).filter(|&t| t > f)?;
+        let leaves_loop = self
+            .loops
+            .iter()
+            .any(|l| l.body.contains(&next) && !l.body.contains(&to));
+        (!leaves_loop).then_some(to)
+    }
+}

@@ -269,34 +269,28 @@ impl Structurer<'_> {
             return None;
         }
         let (hb, hn) = (self.cfg.blocks[b].handler, self.cfg.blocks[n].handler);
-        let names: Vec<&str> = self.instrs(n).iter().map(|i| i.op.name).collect();
+        let ins = self.instrs(n);
         // (or first the exit call of the with statements it leaves, `with_exits.rs` reads it, or
         // the POP_EXCEPT of the except clauses it leaves, each with the unbinding of its
-        // `except ... as name:` name)
-        let unbinds = |a: &str, b: &str| {
-            matches!(
-                (a, b),
-                ("STORE_FAST", "DELETE_FAST")
-                    | ("STORE_NAME", "DELETE_NAME")
-                    | ("STORE_GLOBAL", "DELETE_GLOBAL")
-                    | ("STORE_DEREF", "DELETE_DEREF")
-            )
-        };
-        let mut rest = &names[..];
+        // `except ... as name:` name: `unbind_len`)
+        let mut k = 0;
         loop {
-            rest = match rest {
-                ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "PRECALL", "CALL", "POP_TOP", more @ ..]
-                | ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL", "POP_TOP", more @ ..] => more,
-                ["POP_EXCEPT", "LOAD_CONST", st, del, more @ ..] if unbinds(st, del) => more,
-                ["POP_EXCEPT", more @ ..] => more,
+            let names: Vec<&str> = ins[k..].iter().take(6).map(|i| i.op.name).collect();
+            k += match names.as_slice() {
+                ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "PRECALL", "CALL", "POP_TOP", ..] => 6,
+                ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL", "POP_TOP", ..] => 5,
+                ["POP_EXCEPT", ..] => 1 + self.unbind_len(&ins[k + 1..]),
                 _ => break,
             };
         }
-        let returns = matches!(rest, ["LOAD_CONST", "RETURN_VALUE"] | ["RETURN_CONST"])
-            && self.cfg.blocks[n]
-                .succs
-                .iter()
-                .all(|e| e.kind == EdgeKind::Exception);
+        let rest: Vec<&str> = ins[k..].iter().map(|i| i.op.name).collect();
+        let returns = matches!(
+            rest.as_slice(),
+            ["LOAD_CONST", "RETURN_VALUE"] | ["RETURN_CONST"]
+        ) && self.cfg.blocks[n]
+            .succs
+            .iter()
+            .all(|e| e.kind == EdgeKind::Exception);
         (hb.is_some() && hb.map(|h| h.0) != hn.map(|h| h.0) && returns).then_some(n)
     }
 

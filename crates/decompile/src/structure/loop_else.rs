@@ -36,10 +36,7 @@ impl Structurer<'_> {
         // (and, for a `for` loop, the except clauses of try statements in the body, outside the
         // natural loop: a `break` there leaves through the clause's POP_EXCEPT; a `while` loop's
         // clauses keep today's reading, test.libregrtest's WorkerThread.run was refused so)
-        let is_for = self
-            .instrs(header)
-            .iter()
-            .any(|i| matches!(i.op.name, "FOR_ITER" | "FOR_ITER_RANGE" | "FOR_ITER_LIST"));
+        let is_for = self.instrs(header).first().map(|i| i.op.name) == Some("FOR_ITER");
         let clauses = match is_for {
             true => self.body_clauses(header, body),
             false => Vec::new(),

@@ -30,11 +30,12 @@ RUNNER = "tests/support/behaviour_run.py"
 #   3.12.1   equal 873 of 877, refused 4,  different 0
 #   3.13.0   equal 879 of 883, refused 4,  different 0
 #   3.14.10  equal 885 of 890, refused 5,  different 0
-# No "syntax", no "error", no known defect left. Whole-module mode: equal 41, 40, 51, 54, 55, 55
-# modules, 3-10 refused each. (b_lead16 holds four silent miscompilations of main at the session's
-# start, "different" there on 3.10-3.14.)
+# (and b_lead16's assert_try_then_endless_loop, one more function each: refused on 3.9 and
+# 3.11-3.13, "different" on 3.10 and 3.14, the one known defect.) No "syntax", no "error". Whole-module mode: equal 41,
+# 40, 51, 54, 55, 55 modules, 3-10 refused each. (b_lead16 holds four silent miscompilations of
+# main at the session's start, "different" there on 3.10-3.14.)
 FLOORS = {9: 776, 10: 801, 11: 861, 12: 873, 13: 879, 14: 885}
-MIN_FUNCTIONS = {9: 794, 10: 819, 11: 867, 12: 877, 13: 883, 14: 890}
+MIN_FUNCTIONS = {9: 795, 10: 820, 11: 868, 12: 878, 13: 884, 14: 891}
 
 _ALL = range(9, 15)
 # (module, function) -> versions where it is miscompiled today: silent miscompilations found by this suite,
@@ -62,6 +63,17 @@ KNOWN_DEFECTS: dict = {
     # call) is read into the with body, before __exit__ (found by beh310w, session 13; refused
     # since session 15: the loop's bottom test the suppressed way goes on to is compared by
     # instructions, and code after an awaited exit call is checked as after a plain one).
+    #
+    # Found in session 16 among the sweep's "different" rows, fixed (b_lead16): pdb Pdb.default,
+    # importlib FileLoader.get_data, tarfile _FileInFile.read, pyrepl UnixConsole.get_event.
+    #
+    # 3.10, 3.14 (idlelib.run main): 'try: assert c; x = f()  except: return' then a loop that never
+    # ends -> 'try: if c: x = f(); <the loop>  assert False  except: ...': the code after the try
+    # statement read into the body under the assert's `if`, its exceptions caught by the bare
+    # except (3.9 and 3.11-3.13 refuse it; not fixed in session 16: the try body's re-reading up to its end,
+    # try_body_end.rs, does not read it, and refusing where it fails refused correct readings too).
+    ("b_lead16", "assert_try_then_endless_loop"): {10, 14},
+    ("b_lead16", "<module>"): {10, 14},
 }
 
 _REPORTS: dict = {}

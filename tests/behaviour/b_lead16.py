@@ -184,6 +184,50 @@ def while_true_shares_header(n):
     return out
 
 
+class _Queue:
+    """A queue whose get() raises ValueError at its third call (an exception no clause catches)."""
+
+    def __init__(self):
+        self.stop = False
+        self.calls = 0
+
+    def exit(self):
+        raise KeyboardInterrupt
+
+    def get(self):
+        self.calls += 1
+        if self.calls > 2:
+            raise ValueError(self.calls)
+        return self.calls
+
+
+def assert_try_then_endless_loop(argv):
+    # idlelib.run main's shape, miscompiled on 3.14 (KNOWN_DEFECTS): the code after the try
+    # statement, a loop that never ends, came back inside the try body under `if cond:` (the assert
+    # read as an `if`), so the bare `except:` caught the ValueError the loop lets out
+    log = []
+    q = _Queue()
+    try:
+        assert len(argv) > 1
+        port = int(argv[-1])
+    except:
+        log.append("no")
+        return log
+    log.append(port)
+    while True:
+        try:
+            if q.stop:
+                try:
+                    q.exit()
+                except KeyboardInterrupt:
+                    continue
+            log.append(q.get())
+        except KeyboardInterrupt:
+            continue
+        except SystemExit:
+            raise
+
+
 CASES = {
     "return_in_clause_in_with_loop": [
         ([1, 2, 3], False),
@@ -202,4 +246,5 @@ CASES = {
     "with_return_arm_then_rest": [(1, True), (0, True), (1, False), (0, False)],
     "while_true_first_in_while": [(0,), (1,), (2,), (4,), (7,)],
     "while_true_shares_header": [(0,), (1,), (2,), (3,)],
+    "assert_try_then_endless_loop": [(["a", "5"],), (["a"],), (["a", "x"],)],
 }

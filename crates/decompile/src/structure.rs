@@ -1530,7 +1530,9 @@ impl<'a> Structurer<'a> {
                     || Some(b) == ctx.guard
                     || back
                 {
-                    if back && self.nop_continue(b, ctx) {
+                    // (not inside a try/finally body: a `continue` there leaves through the
+                    // finally body's copy, which the mark would come between)
+                    if back && !self.in_finally_body(ctx.header) && self.nop_continue(b, ctx) {
                         out.push(nop_header::written_continue_mark());
                     }
                     out.push(Stmt::Continue);
@@ -1848,7 +1850,12 @@ impl<'a> Structurer<'a> {
                             // (a written `continue` after the block's statements: kept; not
                             // an except clause's, whose POP_EXCEPT marker leads the way out)
                             let pops = self.instrs(b).iter().any(|i| i.op.name == "POP_EXCEPT");
-                            if !pops && lp.is_some_and(|c| n == c.header && self.nop_continue(b, c))
+                            if !pops
+                                && lp.is_some_and(|c| {
+                                    n == c.header
+                                        && !self.in_finally_body(c.header)
+                                        && self.nop_continue(b, c)
+                                })
                             {
                                 out.push(nop_header::written_continue_mark());
                             }

@@ -86,6 +86,20 @@ impl Structurer<'_> {
     /// (see the module's documentation): its statements and what it left on the stack at its
     /// end, with the entry's end recorded. `None`, with the first reading's state kept, where the
     /// first reading did not do that or the second one does not end there.
+    /// Is a try/finally body (a handler without except clauses) inside the loop headed by
+    /// `header` (its handler not the one covering the header) being read? A `continue` there
+    /// leaves through the finally body's copy (3.11): `nop_header::written_continue_mark`
+    /// stays out of it.
+    pub(super) fn in_finally_body(&self, header: usize) -> bool {
+        let around = self.cfg.blocks[header].handler.map(|c| c.0);
+        self.try_body.iter().any(|&(h, _)| {
+            Some(h) != around
+                && self.cfg.blocks[h]
+                    .handler
+                    .is_some_and(|c| !self.has_except_clauses(h, c.0))
+        })
+    }
+
     pub(super) fn body_to_end(
         &mut self,
         b: usize,

@@ -332,7 +332,7 @@ impl super::Structurer<'_> {
         // except clause in a with body, whose exit call comes between the POP_EXCEPT and the
         // return: placed after the statement, it returned on the normal path too)
         let Some(e) = end else {
-            if body_completes && !never_completes(rest) {
+            if body_completes && !super::finally_exits::ends_leaving(rest) {
                 return None;
             }
             return Some(t.clone());
@@ -460,14 +460,4 @@ pub(super) fn hoist_leaving_tail(
         rest.pop();
     }
     Some(vec![s])
-}
-
-/// Does every way through `stmts` end by leaving (`return`, `raise`, `break`, `continue`), through
-/// final `if` statements' arms too? (Nothing after them runs: a normal path's code that ends so.)
-fn never_completes(stmts: &[Stmt]) -> bool {
-    match stmts.last() {
-        Some(Stmt::If { body, orelse, .. }) => never_completes(body) && never_completes(orelse),
-        Some(Stmt::Return { .. } | Stmt::Raise { .. } | Stmt::Break | Stmt::Continue) => true,
-        _ => false,
-    }
 }

@@ -157,7 +157,7 @@ pub(super) fn ends_by_leaving(stmts: &[Stmt]) -> bool {
 }
 
 /// Does every way through `stmts` end by leaving (`return`, `break`, `continue`, `raise`)?
-fn ends_leaving(stmts: &[Stmt]) -> bool {
+pub(super) fn ends_leaving(stmts: &[Stmt]) -> bool {
     match stmts.last() {
         Some(Stmt::If { body, orelse, .. }) => ends_leaving(body) && ends_leaving(orelse),
         Some(s) => leaves(s),

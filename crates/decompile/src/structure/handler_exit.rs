@@ -79,9 +79,7 @@ impl Structurer<'_> {
         }
         None
     }
-}
 
-impl Structurer<'_> {
     /// 3.14: is `s`, the block after a try statement's handler that its code goes to, the exit
     /// of the loop `lp` the statement is in? 3.14 lay the code after the loop out after the
     /// handler when only a clause's `break` goes there; the statement does not end there.

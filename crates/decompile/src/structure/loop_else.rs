@@ -271,8 +271,7 @@ impl Structurer<'_> {
     /// the code after the loop that follows the pop.
     pub(super) fn clause_break_copy(&self, b: usize) -> Option<usize> {
         let ins = self.instrs(b);
-        let k = ins.iter().position(|i| i.op.name == "POP_EXCEPT")?;
-        let p = k + 1 + self.unbind_len(&ins[k + 1..]);
+        let p = self.past_clause_end(&ins)?;
         ins.get(p)
             .is_some_and(|i| matches!(i.op.name, "POP_TOP" | "POP_ITER"))
             .then_some(p)

@@ -287,10 +287,10 @@ impl Structurer<'_> {
             return None;
         }
         let ins = self.instrs(b);
-        let start = match ins.iter().position(|i| i.op.name == "POP_EXCEPT") {
+        let start = match self.past_clause_end(&ins) {
             // (past the unbinding of an `except ... as name:` clause's name, which the clause's
             // way out runs after its POP_EXCEPT)
-            Some(k) => k + 1 + self.unbind_len(&ins[k + 1..]),
+            Some(k) => k,
             None if self.code.version >= framejit_bytecode::PyVersion::V3_12 => ins
                 .iter()
                 .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
@@ -708,5 +708,33 @@ impl Structurer<'_> {
             }
         }
         found
+    }
+}
+
+impl Structurer<'_> {
+    /// Is block `b` where `break` out of loop `ctx` goes past its exit? The exit is a lone jump
+    /// (the code after a `while` loop nested last in an outer loop's body: the jump back to the
+    /// outer header; 3.11+: another `break`'s own jump, `if not c: break`, taken as the exit)
+    /// and the compiler threaded the `break` (after an except clause's POP_EXCEPT and a finally
+    /// body's copy, say) straight to that jump's target: going there is going through the exit.
+    /// Not the loop's own header.
+    pub(super) fn threaded_break(&self, b: usize, ctx: &LoopCtx) -> bool {
+        let Some(exit) = ctx.exit else {
+            return false;
+        };
+        // (markers aside: 3.14 starts a branch's fall-through with NOT_TAKEN)
+        let Some(jump) = self.lone_instr(exit) else {
+            return false;
+        };
+        let forward = matches!(jump.op.name, "JUMP_ABSOLUTE" | "JUMP_FORWARD");
+        // (3.11+: the jump back to the header of an outer loop, which starts before this loop's
+        // header (blocks are in code order): from inside this loop only a `break` gets there
+        // through its exit, Python having no `continue` of an outer loop. Not a jump back into
+        // this loop, such as an except clause's to the code after its try statement.)
+        let to_outer = jump.op.name == "JUMP_BACKWARD" && b < ctx.header;
+        b != exit
+            && b != ctx.header
+            && (forward || to_outer)
+            && self.succ(exit, EdgeKind::Jump) == Some(b)
     }
 }

@@ -292,6 +292,13 @@ fn has_break(stmts: &[Stmt]) -> bool {
 impl Structurer<'_> {
     /// How many of `ins` are the compiler's unbindings of except clauses' names (`LOAD_CONST None;
     /// STORE name; DELETE name`, one per clause being left) at their start.
+    /// Where the code after an except clause's end in `ins` starts: past its POP_EXCEPT and the
+    /// unbinding of its `as` name; `None` where `ins` has no POP_EXCEPT.
+    pub(super) fn past_clause_end(&self, ins: &[&framejit_bytecode::Instr]) -> Option<usize> {
+        let k = ins.iter().position(|i| i.op.name == "POP_EXCEPT")?;
+        Some(k + 1 + self.unbind_len(&ins[k + 1..]))
+    }
+
     pub(super) fn unbind_len(&self, ins: &[&framejit_bytecode::Instr]) -> usize {
         let is_none = |i: &framejit_bytecode::Instr| {
             i.op.name == "LOAD_CONST"

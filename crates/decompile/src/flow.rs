@@ -303,6 +303,61 @@ impl Cfg {
         pd.into_iter().map(|p| (p != exit).then_some(p)).collect()
     }
 
+    /// The blocks that [`Self::any_post_dominators`] joins to the virtual exit although they have
+    /// successors: one per loop that never ends (no way from it to a block that leaves the code).
+    /// Without them the walk back from the exit never reaches such a loop, and a branch with one
+    /// arm going into it and the other leaving (`if not c: raise` then `while True:` with no
+    /// `break`) came out post-dominated by the leaving arm, as if the loop went on there: the
+    /// structurer then read `if c: <the loop>` followed by the raise. With the loop joined to the
+    /// exit the arms meet nowhere, as the code says. Of the loop's blocks the last one that jumps
+    /// back (its latch, laid out last) is joined, so the blocks inside the loop keep their
+    /// post-dominators: they meet at the latch as in any loop. Loops nested in such a loop that
+    /// never end either get their own.
+    fn endless_loop_exits(&self) -> Vec<bool> {
+        let n = self.blocks.len();
+        let mut npreds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut reaches = vec![false; n];
+        let mut todo = Vec::new();
+        for (b, blk) in self.blocks.iter().enumerate() {
+            let mut any = false;
+            for e in blk.succs.iter().filter(|e| e.kind != EdgeKind::Exception) {
+                npreds[e.to].push(b);
+                any = true;
+            }
+            if !any {
+                reaches[b] = true;
+                todo.push(b);
+            }
+        }
+        let mut joined = vec![false; n];
+        loop {
+            while let Some(x) = todo.pop() {
+                for &p in &npreds[x] {
+                    if !std::mem::replace(&mut reaches[p], true) {
+                        todo.push(p);
+                    }
+                }
+            }
+            // (a block that reaches no exit is on a cycle or leads to one: a cycle has an edge
+            // to a block at or before its source)
+            let latch = (0..n).rev().find(|&b| {
+                !reaches[b]
+                    && self.blocks[b]
+                        .succs
+                        .iter()
+                        .any(|e| e.kind != EdgeKind::Exception && e.to <= b)
+            });
+            match latch {
+                Some(b) => {
+                    joined[b] = true;
+                    reaches[b] = true;
+                    todo.push(b);
+                }
+                None => return joined,
+            }
+        }
+    }
+
     /// [`Self::post_dominators`] of any graph.
     #[doc(hidden)]
     pub fn any_post_dominators(&self) -> Vec<Option<usize>> {
@@ -317,14 +372,15 @@ impl Cfg {
                 .filter(|e| e.kind != EdgeKind::Exception)
                 .map(|e| e.to)
         };
+        let endless = self.endless_loop_exits();
         let mut rp_at: Vec<usize> = Vec::with_capacity(n + 2);
         let mut rpreds: Vec<usize> = Vec::new();
         let mut rs_count = vec![0usize; n + 2];
-        for b in 0..n {
+        for (b, &joined) in endless.iter().enumerate() {
             rp_at.push(rpreds.len());
             let before = rpreds.len();
             rpreds.extend(normal(b));
-            if rpreds.len() == before {
+            if rpreds.len() == before || joined {
                 rpreds.push(exit);
             }
             for &t in &rpreds[before..] {
@@ -553,6 +609,37 @@ mod tests {
             }]
         );
     }
+    /// A branch whose one arm raises (block 1) and whose other enters a loop that never ends
+    /// (2 -> 3 or 4 -> 5 -> 2): the arms meet nowhere, and inside the loop the `if`'s arms still
+    /// meet at its latch, the block joined to the exit.
+    #[test]
+    fn endless_loop_joins_the_exit_at_its_latch() {
+        let edges: &[&[(usize, EdgeKind)]] = &[
+            &[(1, EdgeKind::Fall), (2, EdgeKind::Jump)],
+            &[],
+            &[(3, EdgeKind::Fall), (4, EdgeKind::Jump)],
+            &[(5, EdgeKind::Jump)],
+            &[(5, EdgeKind::Fall)],
+            &[(2, EdgeKind::Jump)],
+        ];
+        let mut cfg = Cfg {
+            blocks: (0..edges.len()).map(|_| new_block()).collect(),
+        };
+        for (b, es) in edges.iter().enumerate() {
+            for &(to, kind) in es.iter() {
+                cfg.blocks[b].succs.push(Edge { to, kind });
+            }
+        }
+        assert_eq!(
+            cfg.endless_loop_exits(),
+            vec![false, false, false, false, false, true]
+        );
+        assert_eq!(
+            cfg.post_dominators(),
+            vec![None, None, Some(5), Some(5), Some(5), None]
+        );
+    }
+
     /// The one-pass walk of graphs without an edge back gives what the general one does, on
     /// random such graphs (some edges to the same block twice, exception edges anywhere, blocks
     /// that lead nowhere).

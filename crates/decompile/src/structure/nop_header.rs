@@ -134,7 +134,7 @@ pub(super) fn written_continue_mark() -> Stmt {
     }
 }
 
-fn is_mark(s: &Stmt) -> bool {
+pub(super) fn is_mark(s: &Stmt) -> bool {
     matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == WRITTEN_CONTINUE)
 }
 

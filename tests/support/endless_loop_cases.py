@@ -1,0 +1,121 @@
+"""Loops that never end (no `break`, no `return` or `raise` in them: only an exception from a call
+gets out), after a branch whose other arm leaves (flow.rs `endless_loop_exits`), and `continue`
+in an except clause nested in another try body in such a loop (structure/except_exit.rs
+`leaving`). The walk back from the function's exit never reached such a loop, so a branch with
+one arm into the loop and the other raising came out post-dominated by the raise: `assert c`
+before the loop was read as `if c: <the loop>` followed by the raise, and a try statement before
+the loop took the loop into its body (its bare `except:` then caught what the loop let out:
+idlelib.run `main` on 3.10 / 3.14; 3.12 / 3.13 read the loop into the body too, 3.9 as well).
+Each case is a module whose `run` is decompiled with it, compiled again, run against the original
+on several inputs, and every code object's instruction sequence compared
+(decompile_py312_cases.check). Prints JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from decompile_py312_cases import check  # noqa: E402
+
+# `take` ends every loop below: its LookupError carries the log out
+TAKE = '''
+def take(xs, log):
+    if not xs:
+        raise LookupError(repr(log))
+    return xs.pop(0)
+'''
+
+CASES = {
+    # idlelib.run main's shape: an exception the loop lets out must not reach the bare `except:`
+    "assert_try_then_endless_loop": TAKE + '''
+def run(xs):
+    log = []
+    try:
+        assert len(xs) > 1
+        first = xs[0]
+    except:
+        return "short"
+    log.append(first)
+    while True:
+        log.append(10 // take(xs, log))
+''',
+    # the same with the loop's body a try statement whose clause continues
+    "try_then_endless_loop_of_try": TAKE + '''
+def run(xs):
+    log = []
+    try:
+        first = 10 // xs[0]
+    except:
+        return "bad"
+    while True:
+        try:
+            log.append(first // take(xs, log))
+        except ZeroDivisionError:
+            log.append("z")
+            continue
+''',
+    # no try: `if not xs: raise` before the loop, the raise read after `if xs: <loop>`
+    "raise_arm_then_endless_loop": TAKE + '''
+def run(xs):
+    log = []
+    if not xs:
+        raise ValueError("empty")
+    while True:
+        x = take(xs, log)
+        if x:
+            log.append(10 // x)
+        else:
+            log.append("zero")
+''',
+    # an assert alone before the loop
+    "assert_then_endless_loop": TAKE + '''
+def run(xs):
+    log = []
+    assert xs, "empty"
+    while True:
+        log.append(take(xs, log) * 2)
+''',
+    # `continue` in an except clause of a try inside another try body (3.11-3.13 left the
+    # clause's POP_EXCEPT marker before the `continue`'s written mark: refused)
+    "clause_continue_in_try_in_endless_loop": TAKE + '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            if len(log) % 2:
+                try:
+                    log.append(10 // take(xs, log))
+                except ZeroDivisionError:
+                    log.append("z")
+                    continue
+            log.append(20 // take(xs, log))
+        except ZeroDivisionError:
+            log.append("Z")
+            continue
+''',
+    "nested_try_continue_in_endless_loop": TAKE + '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            try:
+                log.append(10 // take(xs, log))
+            except ZeroDivisionError:
+                log.append("z")
+                continue
+            log.append(take(xs, log))
+        except TypeError:
+            log.append("t")
+''',
+}
+
+
+def main() -> None:
+    print(json.dumps([check(k, v) for k, v in CASES.items()], indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,7 @@
-"""Loops that never end after a branch or a try statement whose other way leaves, 3.9-3.14 (cases
-in tests/support/endless_loop_cases.py; flow.rs `endless_loop_exits`, except_exit.rs `leaving`).
+"""`while True:` loops, 3.9-3.14 (cases in tests/support/endless_loop_cases.py): loops that never
+end after a branch or a try statement whose other way leaves (flow.rs `endless_loop_exits`),
+`continue` in except clauses (except_exit.rs `leaving`, nop_header.rs), ways out laid out in the
+body (loop_exits.rs `return_in_body`, `return_not_copied`).
 Each case is decompiled under the interpreter, compiled again and run against the original on
 several inputs: equal results everywhere (the first two were silent miscompilations: the loop was
 read into the try body, whose bare `except:` then caught what the loop let out). Where noted,
@@ -18,19 +20,25 @@ ALL = {
     "assert_then_endless_loop",
     "clause_continue_in_try_in_endless_loop",
     "nested_try_continue_in_endless_loop",
+    "clause_continue_then_more",
+    "long_return_none_in_body",
+    "long_raise_in_body",
+    "return_beside_break",
+    "as_clause_continue",
+    "with_continue",
 }
 
-# other instructions, the same behaviour (checked on every input): an except clause's `continue`
-# ending the body of a `while True:` whose body starts with `try:` jumps to the `while` line's
-# NOP, falling off the clause to the `try` line's; 3.9-3.13 read the `continue` as the end of the
-# body (`pass`), which recompiles to the second jump (3.14 reads it: `nop_header`)
-CONTINUE_TO_WHILE_NOP = {"try_then_endless_loop_of_try", "clause_continue_in_try_in_endless_loop"}
+# (each case also recompiles to the original's instructions: an except clause's `continue` that
+# ends the body of a `while True:` whose body starts with `try:` jumps to the `while` line's NOP,
+# where falling off the clause goes past it, so 3.10-3.13 keep it written, `nop_header`; 3.9 has
+# no NOP: its written `continue` is told by the dead POP_EXCEPT and jump the compiler leaves after
+# it, not read yet: other instructions, the same behaviour, checked on every input)
+# 3.9 and 3.14 lay the ways out of a `while True:` body out otherwise than 3.10 / 3.11 (the
+# long `raise` read as the code after the loop there; 3.14's `if` whose arm continues read with
+# an `else:`: not read yet)
 OTHER_CODE = {
-    9: CONTINUE_TO_WHILE_NOP,
-    10: CONTINUE_TO_WHILE_NOP | {"nested_try_continue_in_endless_loop"},
-    11: CONTINUE_TO_WHILE_NOP,
-    12: CONTINUE_TO_WHILE_NOP,
-    13: CONTINUE_TO_WHILE_NOP,
+    9: {"try_then_endless_loop_of_try", "clause_continue_in_try_in_endless_loop", "long_raise_in_body"},
+    14: {"long_return_none_in_body", "long_raise_in_body", "as_clause_continue"},
 }
 
 

@@ -1,4 +1,4 @@
-"""Loops that never end (no `break`, no `return` or `raise` in them: only an exception from a call
+"""`while True:` loops. Loops that never end (no `break`, no `return` or `raise` in them: only an exception from a call
 gets out), after a branch whose other arm leaves (flow.rs `endless_loop_exits`), and `continue`
 in an except clause nested in another try body in such a loop (structure/except_exit.rs
 `leaving`). The walk back from the function's exit never reached such a loop, so a branch with
@@ -109,6 +109,106 @@ def run(xs):
             log.append(take(xs, log))
         except TypeError:
             log.append("t")
+''',
+    # 3.10: an except clause's `continue` with more of the body after the try statement (the
+    # clause's jump goes to the `while` line's NOP: written, not the end of the body)
+    "clause_continue_then_more": TAKE + '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            x = 10 // take(xs, log)
+        except ZeroDivisionError:
+            log.append("z")
+            continue
+        log.append(x)
+''',
+    # 3.10 / 3.11: ways out laid out in a `while True:` body that cannot be copies of the code
+    # after the loop (`loop_exits::return_in_body`, `return_not_copied`): a `return` of None
+    # after a call, a `raise` of more than four instructions, a `return` beside a `break` whose
+    # code after the loop is longer than a copy
+    "long_return_none_in_body": TAKE + '''
+def run(xs):
+    log = []
+    while True:
+        x = take(xs, log)
+        if x > 4:
+            log.append("big")
+            return
+        log.append(x)
+''',
+    "long_raise_in_body": TAKE + '''
+def run(xs):
+    out = []
+    while True:
+        x = take(xs, out)
+        if x == 0:
+            break
+        if x > 4:
+            raise ValueError("too big: %r" % (x,))
+        out.append(x)
+    return out
+''',
+    # (contextlib `_fix_exception_context`'s shape: the chain followed to its end)
+    "return_beside_break": '''
+class Node:
+    def __init__(self, up):
+        self.up = up
+
+
+def relink(node, first, stop):
+    while 1:
+        up = node.up
+        if up is None or up is first:
+            return
+        if up is stop:
+            break
+        node = up
+    node.up = first
+
+
+def run(xs):
+    stop = Node(None)
+    first = Node(Node(Node(stop if len(xs) % 2 else None)))
+    relink(first, first, stop)
+    return first.up.up.up is first
+''',
+    # (3.10: a `continue` whose jump follows the unbinding of the clause's name or an exit
+    # call: no mark between the copy and its way out)
+    "as_clause_continue": TAKE + '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            x = 10 // take(xs, log)
+        except ZeroDivisionError as e:
+            if len(log) % 2:
+                log.append(str(e)[:3])
+                continue
+            log.append("even")
+        log.append(len(log))
+''',
+    "with_continue": TAKE + '''
+class Box:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("in")
+
+    def __exit__(self, *a):
+        self.log.append("out")
+
+
+def run(xs):
+    log = []
+    while True:
+        with Box(log):
+            x = take(xs, log)
+            if x % 2:
+                continue
+            log.append(x)
+        log.append(-x)
 ''',
 }
 

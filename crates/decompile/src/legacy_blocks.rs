@@ -252,18 +252,7 @@ fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
                 }
             }
         }
-        let leaving = match rest {
-            [] => true,
-            [Stmt::Break | Stmt::Continue] => true,
-            [Stmt::Return { value }] => {
-                matches!(
-                    value,
-                    None | Some(Expr::Name { .. } | Expr::Constant { .. })
-                )
-            }
-            _ => false,
-        };
-        if !leaving {
+        if !super::except_exit::leaving(rest) {
             return false;
         }
         stmts.remove(k);

@@ -1847,11 +1847,10 @@ impl<'a> Structurer<'a> {
                     }
                     match next {
                         Some(n) => {
-                            // (a written `continue` after the block's statements: kept; not
-                            // an except clause's, whose POP_EXCEPT marker leads the way out)
-                            let pops = self.instrs(b).iter().any(|i| i.op.name == "POP_EXCEPT");
-                            if !pops
-                                && lp.is_some_and(|c| {
+                            // (a written `continue` after the block's statements: kept; an
+                            // except clause's too, after its POP_EXCEPT marker, which counts
+                            // the mark as leaving: `except_exit::leaving`)
+                            if lp.is_some_and(|c| {
                                     n == c.header
                                         && !self.in_finally_body(c.header)
                                         && self.nop_continue(b, c)

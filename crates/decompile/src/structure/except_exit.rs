@@ -23,7 +23,7 @@ fn is_unbind(s: &[Stmt]) -> bool {
 /// What only leaves the handler (no code that could observe the exception being handled).
 /// (A `continue` to a loop headed by a NOP comes with its written-continue mark, alone until the
 /// loop's body is done: `nop_header::written_continue_mark`.)
-fn leaving(rest: &[Stmt]) -> bool {
+pub(super) fn leaving(rest: &[Stmt]) -> bool {
     match rest {
         [] | [Stmt::Break] | [Stmt::Continue] => true,
         [m] | [m, Stmt::Continue] if super::nop_header::is_mark(m) => true,

@@ -412,6 +412,41 @@ impl Structurer<'_> {
             .all(|e| e.kind == EdgeKind::Exception)
     }
 
+    /// 3.10 / 3.11: is way out `x` of the loop with blocks `body`, laid out among them and
+    /// leaving the function (a short `return None`, which [`Self::return_in_body`] leaves to the
+    /// choice of the exit), no copy of another way out `y` in `exits` that goes on after the
+    /// body (itself or the jump it is)?
+    /// The code after the loop is `y`'s (a `break`'s jump goes there), and a `break` would copy
+    /// that code, not other code: `x` is a `return` written in the body (contextlib
+    /// `_fix_exception_context`: `if a: return` then `if b: break`, the code after the loop
+    /// longer than a copy).
+    pub(super) fn return_not_copied(&self, x: usize, body: &[usize], exits: &[usize]) -> bool {
+        let version = self.code.version;
+        if version < PyVersion::V3_10 || version > PyVersion::V3_11 {
+            return false;
+        }
+        let Some(&last) = body.iter().max() else {
+            return false;
+        };
+        let end = self.fall_chain_end(x);
+        if x > last || !self.only_leaves(end) {
+            return false;
+        }
+        exits.iter().any(|&y| {
+            let place = self.resolve_jumps(y);
+            y != x && place > last && !self.leaving_copy(end, place)
+        })
+    }
+
+    /// 3.10 / 3.11: is way out `x` of the loop with blocks `body`, laid out among them, code
+    /// written in the body rather than the code after the loop? The code after a loop is laid
+    /// out after it; the compiler copies it into a jump there only where it is a block of at most
+    /// four instructions that leaves (MAX_COPY_SIZE), appended to the jumping block. So a way out
+    /// there that returns a value is the body's `return` (a copied `return v` would compute v
+    /// after the loop: the same code), and so is one whose last block has more than four
+    /// instructions, returning None or raising: no copy alone (code before a copy, such as
+    /// `f(); break` with `return None` after the loop, reads as `f(); return`, the same code).
+    /// A short `return None` stays the loop's exit: the implicit one of the function's end.
     pub(super) fn return_in_body(&self, x: usize, body: &[usize]) -> bool {
         let version = self.code.version;
         if version < PyVersion::V3_10 || version > PyVersion::V3_11 {
@@ -436,7 +471,7 @@ impl Structurer<'_> {
             _ => false,
         };
         let returns = real.last().is_some_and(|i| i.op.name == "RETURN_VALUE");
-        leaves && returns && !returns_none
+        leaves && ((returns && !returns_none) || real.len() > 4)
     }
 
     /// [`Self::main_exit`] of the loop headed by `header`; where no place is where most ways
@@ -460,6 +495,11 @@ impl Structurer<'_> {
         if kept.is_empty() && !exits.is_empty() {
             return None;
         }
+        let kept: Vec<usize> = kept
+            .iter()
+            .copied()
+            .filter(|&x| !self.return_not_copied(x, body, &kept))
+            .collect();
         let exits = &kept[..];
         if let Some(x) = self
             .break_jump_exit(header, body, exits)

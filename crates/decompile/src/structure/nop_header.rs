@@ -1,4 +1,4 @@
-//! 3.11-3.13 `while True:` with `continue`: the loop's line number is a NOP at the loop's start;
+//! 3.10-3.13 `while True:` with `continue`: the loop's line number is a NOP at the loop's start;
 //! `continue` jumps back to that NOP, the end of the body to the block after it. Both are the same
 //! place (a NOP does nothing), but as two jump targets they made two nested loops, the inner one
 //! left by every `continue` (read as `break`). Jumps back to the block after such a NOP go to the
@@ -71,7 +71,7 @@ pub(super) fn merge_nop_headers(code: &CodeInput, cfg: &mut Cfg) {
 }
 
 impl super::Structurer<'_> {
-    /// 3.11-3.13: does block `x`, which ends in a jump back to the `while True:` loop `ctx`
+    /// 3.10-3.13: does block `x`, which ends in a jump back to the `while True:` loop `ctx`
     /// whose header starts with a NOP (the `while` line), jump to that NOP as written (an
     /// explicit `continue`, alone in its block or after the statements before it)? CPython keeps
     /// the NOP only for jumps of another line: the jump back that ends the body carries the
@@ -81,17 +81,26 @@ impl super::Structurer<'_> {
     /// way to its block or ends the body.
     pub(super) fn nop_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
         let items = &self.code.bytecode.items;
-        // (3.14 threads the jump at an arm's end, of the arm's line, straight to the NOP)
-        if !(PyVersion::V3_11..=PyVersion::V3_13).contains(&self.code.version) {
+        // (3.14 threads the jump at an arm's end, of the arm's line, straight to the NOP; 3.10
+        // has the NOP and the rule, its jumps back are JUMP_ABSOLUTE, and a jump threaded
+        // through the jump back takes that jump's target, past the NOP; ≤3.9 have no NOP)
+        if !(PyVersion::V3_10..=PyVersion::V3_13).contains(&self.code.version) {
             return false;
         }
         let Some(&jump) = self
             .instrs(x)
             .last()
-            .filter(|i| matches!(i.op.name, "JUMP_BACKWARD" | "JUMP"))
+            .filter(|i| matches!(i.op.name, "JUMP_BACKWARD" | "JUMP" | "JUMP_ABSOLUTE"))
         else {
             return false;
         };
+        // (not a `continue` that runs code between leaving an except clause (or, ≤3.10, a block
+        // of the block stack) and its jump, such as the unbinding of an `except ... as name:`
+        // name or a finally body's copy: the mark would come between the copy and its way out;
+        // see also `in_finally_body`)
+        if self.code_after_block_pop(x) {
+            return false;
+        }
         let framejit_bytecode::Arg::Jump(target) = jump.arg else {
             return false;
         };
@@ -119,6 +128,36 @@ impl super::Structurer<'_> {
         };
         let below = matches!((jump.loc.line, nop_line), (Some(j), Some(n)) if j > n);
         self.succ(x, EdgeKind::Jump) == Some(ctx.header) && nop_first && labelled && below
+    }
+
+    /// Does block `x`, ending in a jump, run code between its last POP_BLOCK / POP_EXCEPT
+    /// (or that of the block falling into it, where the split comes right after the pop) and
+    /// the jump?
+    fn code_after_block_pop(&self, x: usize) -> bool {
+        let is_pop = |name: &str| matches!(name, "POP_BLOCK" | "POP_EXCEPT");
+        let ins = self.instrs(x);
+        let Some((_, body)) = ins.split_last() else {
+            return false;
+        };
+        let between = match body.iter().rposition(|i| is_pop(i.op.name)) {
+            Some(k) => &body[k + 1..],
+            None => {
+                let fallen_from = self.cfg.blocks[x].preds.iter().copied().find(|&p| {
+                    self.cfg.blocks[p]
+                        .succs
+                        .iter()
+                        .any(|e| e.to == x && e.kind == EdgeKind::Fall)
+                });
+                let popped = fallen_from
+                    .and_then(|p| self.instrs(p).last().map(|i| is_pop(i.op.name)))
+                    .unwrap_or(false);
+                if !popped {
+                    return false;
+                }
+                body
+            }
+        };
+        between.iter().any(|i| i.op.name != "NOP")
     }
 }
 

@@ -26,18 +26,19 @@ ALL = {
     "return_beside_break",
     "as_clause_continue",
     "with_continue",
+    "for_clause_continue",
 }
 
 # (each case also recompiles to the original's instructions: an except clause's `continue` that
 # ends the body of a `while True:` whose body starts with `try:` jumps to the `while` line's NOP,
 # where falling off the clause goes past it, so 3.10-3.13 keep it written, `nop_header`; 3.9 has
 # no NOP: its written `continue` is told by the dead POP_EXCEPT and jump the compiler leaves after
-# it, not read yet: other instructions, the same behaviour, checked on every input)
+# it)
 # 3.9 and 3.14 lay the ways out of a `while True:` body out otherwise than 3.10 / 3.11 (the
 # long `raise` read as the code after the loop there; 3.14's `if` whose arm continues read with
 # an `else:`: not read yet)
 OTHER_CODE = {
-    9: {"try_then_endless_loop_of_try", "clause_continue_in_try_in_endless_loop", "long_raise_in_body"},
+    9: {"long_raise_in_body"},
     14: {"long_return_none_in_body", "long_raise_in_body", "as_clause_continue"},
 }
 

@@ -210,6 +210,18 @@ def run(xs):
             log.append(x)
         log.append(-x)
 ''',
+    # ≤3.9: an except clause's `continue` ending a loop body, told by the dead POP_EXCEPT and
+    # jump after it (nop_header.rs `legacy_clause_continue`)
+    "for_clause_continue": '''
+def run(xs):
+    out = []
+    for x in xs:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError:
+            continue
+    return out
+''',
 }
 
 

@@ -3891,6 +3891,7 @@ impl<'a> Structurer<'a> {
         };
         with_item.remove(0);
         strip_tail_continue(&mut with_item);
+        nop_header::restore_written_continues(&mut with_item);
         if self.legacy_dead_latch(&ctx) {
             legacy_latch::restore_last_continue(&mut with_item);
         }

@@ -81,6 +81,9 @@ impl super::Structurer<'_> {
     /// way to its block or ends the body.
     pub(super) fn nop_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
         let items = &self.code.bytecode.items;
+        if self.code.version <= PyVersion::V3_9 {
+            return self.legacy_clause_continue(x, ctx);
+        }
         // (3.14 threads the jump at an arm's end, of the arm's line, straight to the NOP; 3.10
         // has the NOP and the rule, its jumps back are JUMP_ABSOLUTE, and a jump threaded
         // through the jump back takes that jump's target, past the NOP; ≤3.9 have no NOP)
@@ -128,6 +131,30 @@ impl super::Structurer<'_> {
         };
         let below = matches!((jump.loc.line, nop_line), (Some(j), Some(n)) if j > n);
         self.succ(x, EdgeKind::Jump) == Some(ctx.header) && nop_first && labelled && below
+    }
+
+    /// ≤3.9 (no NOP of the `while` line): does block `x` end an except clause by a written
+    /// `continue` of loop `ctx`? Its POP_EXCEPT and jump back are followed by the clause's own
+    /// end, which the `continue` made dead: another POP_EXCEPT and a jump (the compiler keeps
+    /// dead code). A clause that falls off its end has only the latter.
+    fn legacy_clause_continue(&self, x: usize, ctx: &super::LoopCtx) -> bool {
+        let names = |b: usize| -> Vec<&str> {
+            self.instrs(b)
+                .iter()
+                .map(|i| i.op.name)
+                .filter(|n| *n != "NOP")
+                .collect()
+        };
+        let own = names(x);
+        let back = matches!(own.as_slice(), [.., "POP_EXCEPT", "JUMP_ABSOLUTE"])
+            && self.succ(x, EdgeKind::Jump) == Some(ctx.header);
+        let next = x + 1;
+        back && next < self.cfg.blocks.len()
+            && self.cfg.blocks[next].preds.is_empty()
+            && matches!(
+                names(next).as_slice(),
+                ["POP_EXCEPT", "JUMP_ABSOLUTE" | "JUMP_FORWARD"]
+            )
     }
 
     /// Does block `x`, ending in a jump, run code between its last POP_BLOCK / POP_EXCEPT

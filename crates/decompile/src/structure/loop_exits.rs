@@ -432,9 +432,20 @@ impl Structurer<'_> {
         if x > last || !self.only_leaves(end) {
             return false;
         }
+        // (a `break`'s place: an unconditional jump goes there; a place only tests jump to can
+        // be the body's own last statement, its jump back dead and dropped: distutils
+        // text_file `readline`'s final `return line`)
+        let jumped_to = |p: usize| {
+            self.cfg.blocks[p].preds.iter().any(|&q| {
+                self.instrs(q)
+                    .last()
+                    .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE"))
+                    && self.succ(q, EdgeKind::Jump) == Some(p)
+            })
+        };
         exits.iter().any(|&y| {
             let place = self.resolve_jumps(y);
-            y != x && place > last && !self.leaving_copy(end, place)
+            y != x && place > last && jumped_to(place) && !self.leaving_copy(end, place)
         })
     }
 

@@ -48,6 +48,16 @@ impl Structurer<'_> {
     /// Block `x` and the blocks after it on its one way on (each block going on to one place
     /// only, exception edges aside), up to a block that branches or leaves, or one of `body`.
     fn one_way_chain(&self, x: usize, body: &[usize]) -> Vec<usize> {
+        self.chain_on(x, body, false)
+    }
+
+    /// [`Self::one_way_chain`], going on also past a branch one of whose arms only leaves the
+    /// code (a `raise` arm: `elif c: f(); break  else: raise E`), by the other arm.
+    fn onward_chain(&self, x: usize, body: &[usize]) -> Vec<usize> {
+        self.chain_on(x, body, true)
+    }
+
+    fn chain_on(&self, x: usize, body: &[usize], past_leaving: bool) -> Vec<usize> {
         let mut out = vec![x];
         let mut cur = x;
         while out.len() < 64 {
@@ -55,9 +65,17 @@ impl Structurer<'_> {
                 .succs
                 .iter()
                 .filter(|e| e.kind != EdgeKind::Exception);
-            match (next.next(), next.next()) {
-                (Some(e), None) if !body.contains(&e.to) && !out.contains(&e.to) => {
-                    cur = e.to;
+            let leaves = |t: usize| !body.contains(&t) && self.only_leaves(self.fall_chain_end(t));
+            let on = match (next.next(), next.next(), next.next()) {
+                (Some(e), None, _) => Some(e.to),
+                (Some(a), Some(b), None) if past_leaving && leaves(a.to) != leaves(b.to) => {
+                    Some(if leaves(a.to) { b.to } else { a.to })
+                }
+                _ => None,
+            };
+            match on {
+                Some(t) if !body.contains(&t) && !out.contains(&t) => {
+                    cur = t;
                     out.push(cur);
                 }
                 _ => break,
@@ -68,7 +86,9 @@ impl Structurer<'_> {
 
     /// Where a loop (body `body`) goes on when no place is where most of its ways out `exits`
     /// lead: the first place every way out gets to through blocks that only go on to one
-    /// place (`if a: break  elif b: f(); break` in `while True:`: one way out jumps straight
+    /// place, or on by the one arm of a branch whose other only leaves (a long `raise`, written
+    /// in the body: `loop_exits::return_in_body`; argparse `consume_optional` on 3.10)
+    /// (`if a: break  elif b: f(); break` in `while True:`: one way out jumps straight
     /// to the code after the loop, the other runs `f()` first and then jumps there; neither
     /// is the code after the loop for the other). `None` where they get to no place in common.
     pub(super) fn common_exit(&self, body: &[usize], exits: &[usize]) -> Option<usize> {
@@ -76,8 +96,8 @@ impl Structurer<'_> {
         if rest.is_empty() {
             return None;
         }
-        let others: Vec<Vec<usize>> = rest.iter().map(|&x| self.one_way_chain(x, body)).collect();
-        self.one_way_chain(*first, body)
+        let others: Vec<Vec<usize>> = rest.iter().map(|&x| self.onward_chain(x, body)).collect();
+        self.onward_chain(*first, body)
             .into_iter()
             .find(|p| others.iter().all(|c| c.contains(p)))
     }

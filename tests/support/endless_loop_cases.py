@@ -222,6 +222,58 @@ def run(xs):
             continue
     return out
 ''',
+    # (argparse `consume_optional`'s shape, 3.10 / 3.11: two ways out of the loop, each a
+    # `break` after a test whose other arm raises, meet after the loop)
+    "raise_arms_then_breaks": '''
+def co(a, b, c, m):
+    while True:
+        if a is None:
+            m.append(b)
+            return c + 1
+        if b is not None:
+            if c == 1:
+                if a in m:
+                    m.remove(a)
+                    a = None
+                else:
+                    raise ValueError("bad %s" % b)
+            elif c == 2:
+                m.append(a)
+                break
+            else:
+                raise TypeError("worse %s" % b)
+        else:
+            m.append(c)
+            break
+    m.append(a)
+    return b
+
+
+def run(xs):
+    m = [1, 2]
+    out = [co(None, 5, len(xs), m)]
+    for x in xs:
+        try:
+            out.append(co(x, x if x % 3 else None, x % 4, m))
+        except (ValueError, TypeError) as e:
+            out.append(str(e))
+    return out, m
+''',
+    # a loop left only through an except clause's `return` (no normal edge out of it): joined to
+    # the exit at its header, an `if` ending its body still ends at the jump back (test_queue
+    # `feed`, 3.9)
+    "loop_left_by_clause_return": '''
+def run(xs):
+    out = []
+    while True:
+        try:
+            v = xs.pop()
+        except IndexError:
+            return out
+        out.append(v)
+        if v > 2:
+            out.append(-v)
+''',
 }
 
 

@@ -19,6 +19,7 @@ mod cond_sense;
 mod copied_blocks;
 mod coroutine;
 mod dead_clause_end;
+mod dead_if;
 mod dup_tail;
 mod else_borrow;
 mod except_exit;
@@ -1218,7 +1219,21 @@ impl<'a> Structurer<'a> {
                 .and_then(|n| self.instrs(n).first().map(|i| i.op.name)),
             Some(_) => None,
         };
+        let entry_len = sim.stack.len();
+        let dead_ifs = self.code.version >= framejit_bytecode::PyVersion::V3_14;
         for (k, ins) in instrs.iter().enumerate() {
+            // (3.14: a dead `if`'s NOP, told by the loads after it: `dead_if.rs`)
+            if dead_ifs
+                && ins.op.name == "NOP"
+                && sim.stack.len() == entry_len
+                && dead_if::unvisited_after(&instrs[k + 1..])
+            {
+                sim.out.push(Stmt::If {
+                    test: Expr::constant(Constant::Bool(false)),
+                    body: vec![Stmt::Pass],
+                    orelse: Vec::new(),
+                });
+            }
             sim.next_op = instrs
                 .get(k + 1)
                 .map(|i| i.op.name)

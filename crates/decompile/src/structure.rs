@@ -1256,6 +1256,26 @@ impl<'a> Structurer<'a> {
             }
         }
         sim.check_copies()?;
+        // (3.14: a test after a dropped constant one, `True and x`: `dead_if.rs`)
+        if let Exit::Branch {
+            test, copy: false, ..
+        } = &mut exit
+        {
+            if dead_ifs
+                && !resumed
+                && sim.out.is_empty()
+                && sim.stack.len() == entry_len
+                && self.true_and_test(b, instrs)
+            {
+                *test = Expr::BoolOp {
+                    op: BoolOp::And,
+                    values: vec![
+                        Expr::constant(Constant::Bool(true)),
+                        std::mem::replace(test, Expr::constant(Constant::None)),
+                    ],
+                };
+            }
+        }
         self.late_returns += usize::from(sim.late_return());
         self.note_tail(b, &sim);
         Ok((sim.out, exit, sim.stack))

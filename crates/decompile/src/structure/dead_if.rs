@@ -66,3 +66,31 @@ pub(super) fn unvisited_after(rest: &[&Instr]) -> bool {
     }
     would_borrow
 }
+
+/// 3.14: `if True and x:` (or `__debug__ and x`, the same where asserts are compiled) tests a
+/// constant first; the test is dropped and leaves an empty block where it stood, at the start of
+/// the block that tests `x`: the borrowing analysis never reaches that block (nor the code only it
+/// leads to), which keeps its local loads plain. A block reached (not by an exception) from a
+/// block the analysis walked (one that borrows a load) that yet borrows none of its own loads,
+/// one of which it would have, was entered through such an empty block; where it ends in a test
+/// that is a whole condition, the test is written `True and x`: the same truth, the same value, at
+/// any optimization level.
+impl super::Structurer<'_> {
+    pub(super) fn true_and_test(&self, b: usize, instrs: &[&Instr]) -> bool {
+        if !unvisited_after(instrs) {
+            return false;
+        }
+        let borrows = |p: usize| {
+            self.instrs(p)
+                .iter()
+                .any(|i| load_kind(i.op.name) == Some(true))
+        };
+        self.cfg.blocks[b].preds.iter().any(|&p| {
+            self.cfg.blocks[p]
+                .succs
+                .iter()
+                .any(|e| e.to == b && e.kind != crate::flow::EdgeKind::Exception)
+                && borrows(p)
+        })
+    }
+}

@@ -1221,13 +1221,17 @@ impl<'a> Structurer<'a> {
         };
         let entry_len = sim.stack.len();
         let dead_ifs = self.code.version >= framejit_bytecode::PyVersion::V3_14;
+        let mut dead_if_written = false;
         for (k, ins) in instrs.iter().enumerate() {
-            // (3.14: a dead `if`'s NOP, told by the loads after it: `dead_if.rs`)
+            // (3.14: where a dead `if` stood, told by the loads after it: `dead_if.rs`)
             if dead_ifs
-                && ins.op.name == "NOP"
+                && !dead_if_written
                 && sim.stack.len() == entry_len
-                && dead_if::unvisited_after(&instrs[k + 1..])
+                && dead_if::stood_at(instrs, k, || self.falls_on(b))
+                && (dead_if::borrows_before(instrs, k) || self.entered_alike(b))
+                && self.walked_to(b)
             {
+                dead_if_written = true;
                 sim.out.push(Stmt::If {
                     test: Expr::constant(Constant::Bool(false)),
                     body: vec![Stmt::Pass],

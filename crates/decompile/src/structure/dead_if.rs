@@ -12,7 +12,42 @@
 //! and the body are dropped). The statement does nothing, so writing it can never change what the
 //! code does; at worst the loads compare differently.
 
-use framejit_bytecode::{Arg, Instr};
+use framejit_bytecode::Instr;
+
+/// Could a dead `if` have stood before `instrs[k]` (a statement boundary of the block)? The loads
+/// from there on all keep the plain form where one would have borrowed, and either `instrs[k]` is
+/// the `if`'s NOP or an earlier load of the block borrows (the analysis walked the block's start,
+/// and the empty block it stopped at lies after that load; any boundary before the first plain load
+/// is the same to the analysis, the first one is taken). The same holds of the other constructs
+/// whose dropped constant test leaves an empty block between statements (`x = 1 if __debug__ else
+/// 0`, whose join the analysis does not reach either): written as the dead `if`, they compile to
+/// the same instructions.
+/// `more`: the code the block falls into when the rest of it loads no local (the next blocks that
+/// only it enters, as [`super::Structurer::falls_on`] gives them).
+pub(super) fn stood_at<'a>(
+    instrs: &[&'a Instr],
+    k: usize,
+    more: impl FnOnce() -> Vec<&'a Instr>,
+) -> bool {
+    let Some(ins) = instrs.get(k) else {
+        return false;
+    };
+    let from = if ins.op.name == "NOP" { k + 1 } else { k };
+    let rest = &instrs[from..];
+    let evidence = if rest.iter().any(|i| load_kind(i.op.name).is_some()) {
+        unvisited_after(rest)
+    } else {
+        unvisited_after(&more())
+    };
+    evidence && (ins.op.name == "NOP" || borrows_before(instrs, k))
+}
+
+/// Does a local load before `instrs[k]` borrow (the analysis walked the block up to there)?
+pub(super) fn borrows_before(instrs: &[&Instr], k: usize) -> bool {
+    instrs[..k]
+        .iter()
+        .any(|i| load_kind(i.op.name) == Some(true))
+}
 
 /// The local loads, plain and borrowed.
 fn load_kind(name: &str) -> Option<bool> {
@@ -23,34 +58,91 @@ fn load_kind(name: &str) -> Option<bool> {
     }
 }
 
-/// Does a plain local load at `rest[k]` have its value (values) consumed by the next instruction,
-/// within the block, so that the borrowing analysis, had it run over the block, would have
-/// borrowed it? Only instructions that pop the loaded value and push nothing that refers to it
-/// count; a method load (`LOAD_ATTR` with its low bit) pushes the owner back for the call, which
-/// must then come in the block.
-fn consumed_next(rest: &[&Instr], k: usize) -> bool {
-    let Some(next) = rest.get(k + 1) else {
-        return false;
-    };
-    let pair = rest[k].op.name == "LOAD_FAST_LOAD_FAST";
-    match next.op.name {
-        "LOAD_ATTR" if !pair => {
-            let method = matches!(next.arg, Arg::Raw(a) if a & 1 == 1);
-            !method || rest[k + 2..].iter().any(|i| i.op.name == "CALL")
-        }
-        "TO_BOOL"
+/// How many values `ins` pops (3.14), for the instructions a statement's local loads usually meet
+/// before they are consumed; `None` for others (the load is then not counted).
+fn pops(ins: &Instr) -> Option<usize> {
+    let n = ins.raw_arg() as usize;
+    Some(match ins.op.name {
+        "LOAD_ATTR"
+        | "TO_BOOL"
         | "RETURN_VALUE"
         | "GET_ITER"
         | "LOAD_SPECIAL"
+        | "POP_TOP"
         | "POP_JUMP_IF_NONE"
         | "POP_JUMP_IF_NOT_NONE"
-            if !pair =>
-        {
-            true
+        | "POP_JUMP_IF_TRUE"
+        | "POP_JUMP_IF_FALSE"
+        | "UNARY_NEGATIVE"
+        | "UNARY_NOT"
+        | "UNARY_INVERT"
+        | "FORMAT_SIMPLE"
+        | "GET_LEN"
+        | "CALL_INTRINSIC_1"
+        | "UNPACK_SEQUENCE"
+        | "STORE_GLOBAL"
+        | "STORE_NAME"
+        | "STORE_DEREF"
+        | "LIST_APPEND"
+        | "SET_ADD"
+        | "LIST_EXTEND"
+        | "DICT_UPDATE"
+        | "YIELD_VALUE" => 1,
+        "STORE_ATTR" | "BINARY_OP" | "COMPARE_OP" | "CONTAINS_OP" | "IS_OP"
+        | "FORMAT_WITH_SPEC" | "DELETE_SUBSCR" | "MAP_ADD" => 2,
+        "STORE_SUBSCR" | "BINARY_SLICE" => 3,
+        "STORE_SLICE" => 4,
+        "CALL" => n + 2,
+        "CALL_KW" => n + 3,
+        "BUILD_TUPLE" | "BUILD_LIST" | "BUILD_SET" | "BUILD_STRING" => n,
+        "BUILD_MAP" => 2 * n,
+        "LOAD_FAST"
+        | "LOAD_FAST_BORROW"
+        | "LOAD_CONST"
+        | "LOAD_SMALL_INT"
+        | "LOAD_GLOBAL"
+        | "LOAD_DEREF"
+        | "LOAD_NAME"
+        | "PUSH_NULL"
+        | "LOAD_FAST_LOAD_FAST"
+        | "NOP"
+        | "NOT_TAKEN"
+        | "LOAD_COMMON_CONSTANT" => 0,
+        _ => return None,
+    })
+}
+
+/// Is the value a plain local load at `rest[k]` pushes consumed within `rest` by an instruction
+/// that takes it for good (not a store into a local, not a stack move), so that the borrowing
+/// analysis, had it walked the block, would have borrowed the load? A method load (`LOAD_ATTR`
+/// with its low bit) pushes the owner back for the call, which must then come. (The first value
+/// of a fused pair is followed; the second is above it and goes first.)
+fn consumed_in(rest: &[&Instr], k: usize) -> bool {
+    let mut depth: i64 = if rest[k].op.name == "LOAD_FAST_LOAD_FAST" {
+        2
+    } else {
+        1
+    };
+    let mut at: i64 = 0;
+    for ins in &rest[k + 1..] {
+        let Some(n) = pops(ins) else {
+            return false;
+        };
+        if depth - (n as i64) <= at {
+            if ins.op.name == "LOAD_ATTR" && ins.raw_arg() & 1 == 1 {
+                // (the attribute where the owner was, the owner above it)
+                at += 1;
+            } else {
+                return !matches!(
+                    ins.op.name,
+                    "POP_TOP" | "STORE_GLOBAL" | "STORE_NAME" | "STORE_DEREF"
+                );
+            }
         }
-        "STORE_ATTR" | "BINARY_OP" | "COMPARE_OP" | "CONTAINS_OP" | "IS_OP" => true,
-        _ => false,
+        let effect = ins.op.stack_effect(ins.raw_arg(), Some(false)) as i64;
+        depth += effect;
     }
+    false
 }
 
 /// Is the NOP just before `rest` (the rest of its block) the trace of a dead `if` on 3.14: no
@@ -60,7 +152,7 @@ pub(super) fn unvisited_after(rest: &[&Instr]) -> bool {
     for (k, ins) in rest.iter().enumerate() {
         match load_kind(ins.op.name) {
             Some(true) => return false,
-            Some(false) => would_borrow |= consumed_next(rest, k),
+            Some(false) => would_borrow |= consumed_in(rest, k),
             None => {}
         }
     }
@@ -75,9 +167,71 @@ pub(super) fn unvisited_after(rest: &[&Instr]) -> bool {
 /// one of which it would have, was entered through such an empty block; where it ends in a test
 /// that is a whole condition, the test is written `True and x`: the same truth, the same value, at
 /// any optimization level.
-impl super::Structurer<'_> {
+impl<'a> super::Structurer<'a> {
+    /// Is block `b` reached from the entry by jumps and falls alone, as the borrowing analysis
+    /// walks (it never follows an exception to its handler: code only a handler reaches, such as
+    /// a finally body's exceptional copy, keeps its loads plain whatever came before it)?
+    pub(super) fn walked_to(&self, b: usize) -> bool {
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo = vec![0usize];
+        while let Some(x) = todo.pop() {
+            if x >= n || std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            if x == b {
+                return true;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != crate::flow::EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        false
+    }
+
+    /// The instructions of the blocks `b` falls into, one after another, while each is entered
+    /// from the one before alone and none of them loaded a local yet (at most four blocks).
+    pub(super) fn falls_on(&self, b: usize) -> Vec<&'a Instr> {
+        let mut out = Vec::new();
+        let mut at = b;
+        for _ in 0..4 {
+            let Some(next) = self.succ(at, crate::flow::EdgeKind::Fall) else {
+                break;
+            };
+            if self.cfg.blocks[next].preds.len() != 1
+                || self.succ(at, crate::flow::EdgeKind::Jump).is_some()
+            {
+                break;
+            }
+            let ins = self.instrs(next);
+            out.extend(ins.iter().copied());
+            if ins.iter().any(|i| load_kind(i.op.name).is_some()) {
+                break;
+            }
+            at = next;
+        }
+        out
+    }
+
+    /// Does every block that enters `b` by a jump or a fall lie in the same exception range as
+    /// `b`? Where a protected range ends (the code after a try body, or after a with body), the
+    /// code after it may be left unwalked by the try statement itself (`else_borrow.rs`), and is
+    /// no evidence of a dropped test.
+    pub(super) fn entered_alike(&self, b: usize) -> bool {
+        let range = self.cfg.blocks[b].handler.map(|h| h.0);
+        self.cfg.blocks[b].preds.iter().all(|&p| {
+            let normal = self.cfg.blocks[p]
+                .succs
+                .iter()
+                .any(|e| e.to == b && e.kind != crate::flow::EdgeKind::Exception);
+            !normal || self.cfg.blocks[p].handler.map(|h| h.0) == range
+        })
+    }
+
     pub(super) fn true_and_test(&self, b: usize, instrs: &[&Instr]) -> bool {
-        if !unvisited_after(instrs) {
+        if !unvisited_after(instrs) || !self.entered_alike(b) || !self.walked_to(b) {
             return false;
         }
         let borrows = |p: usize| {

@@ -1226,17 +1226,14 @@ impl<'a> Structurer<'a> {
             // (3.14: where a dead `if` stood, told by the loads after it: `dead_if.rs`)
             if dead_ifs
                 && !dead_if_written
-                && sim.stack.len() == entry_len
+                && sim.between_statements()
                 && dead_if::stood_at(instrs, k, || self.falls_on(b))
-                && (dead_if::borrows_before(instrs, k) || self.entered_alike(b))
+                && (dead_if::borrows_before(instrs, k)
+                    || (self.entered_alike(b) && self.reached_start(b)))
                 && self.walked_to(b)
             {
                 dead_if_written = true;
-                sim.out.push(Stmt::If {
-                    test: Expr::constant(Constant::Bool(false)),
-                    body: vec![Stmt::Pass],
-                    orelse: Vec::new(),
-                });
+                sim.out.push(dead_if::dead_if());
             }
             sim.next_op = instrs
                 .get(k + 1)
@@ -3359,7 +3356,16 @@ impl<'a> Structurer<'a> {
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                let next = self.normal_copy_tails(&rest, fin_copy, end, base, lp);
+                let next = self
+                    .normal_copy_tails(&rest, fin_copy, end, base, lp)
+                    .or_else(|| {
+                        // (3.14: dead `if`s read in the walked copy alone, `dead_if.rs`)
+                        let plain = dead_if::without_dead_ifs(&rest);
+                        let differ = plain != rest;
+                        differ
+                            .then(|| self.normal_copy_tails(&plain, fin_copy, end, base, lp))
+                            .flatten()
+                    });
                 let Some(next) = next else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
                 };

@@ -12,7 +12,39 @@
 //! and the body are dropped). The statement does nothing, so writing it can never change what the
 //! code does; at worst the loads compare differently.
 
+use crate::ast::{Constant, Expr, Stmt};
 use framejit_bytecode::Instr;
+
+/// The statement written where a dead `if` stood.
+pub(super) fn dead_if() -> Stmt {
+    Stmt::If {
+        test: Expr::constant(Constant::Bool(false)),
+        body: vec![Stmt::Pass],
+        orelse: Vec::new(),
+    }
+}
+
+/// `stmts` without the dead `if`s written here, at any depth: the two copies of a finally body
+/// (the normal path's, which the analysis walks, and the handler's, which it never does) differ
+/// by them, and are compared without them.
+pub(super) fn without_dead_ifs(stmts: &[Stmt]) -> Vec<Stmt> {
+    let dead = dead_if();
+    stmts
+        .iter()
+        .filter(|s| **s != dead)
+        .map(|s| {
+            let mut s = s.clone();
+            for body in s.bodies_mut() {
+                let had = !body.is_empty();
+                *body = without_dead_ifs(body);
+                if had && body.is_empty() {
+                    body.push(Stmt::Pass);
+                }
+            }
+            s
+        })
+        .collect()
+}
 
 /// Could a dead `if` have stood before `instrs[k]` (a statement boundary of the block)? The loads
 /// from there on all keep the plain form where one would have borrowed, and either `instrs[k]` is
@@ -230,21 +262,40 @@ impl<'a> super::Structurer<'a> {
         })
     }
 
+    /// Did the borrowing analysis walk to the start of block `b`: the entry, or a block entered
+    /// from a walked one ([`Self::walked_into`])?
+    pub(super) fn reached_start(&self, b: usize) -> bool {
+        b == 0 || self.walked_into(b, 4)
+    }
+
     pub(super) fn true_and_test(&self, b: usize, instrs: &[&Instr]) -> bool {
         if !unvisited_after(instrs) || !self.entered_alike(b) || !self.walked_to(b) {
             return false;
         }
-        let borrows = |p: usize| {
-            self.instrs(p)
-                .iter()
-                .any(|i| load_kind(i.op.name) == Some(true))
-        };
+        self.walked_into(b, 4)
+    }
+
+    /// Is there a block entering `b` (by a jump or a fall) that the borrowing analysis walked:
+    /// one that borrows a load, or one that loads no local and is the entry or is entered so
+    /// itself (`depth` blocks up at most)?
+    fn walked_into(&self, b: usize, depth: usize) -> bool {
         self.cfg.blocks[b].preds.iter().any(|&p| {
-            self.cfg.blocks[p]
+            let normal = self.cfg.blocks[p]
                 .succs
                 .iter()
-                .any(|e| e.to == b && e.kind != crate::flow::EdgeKind::Exception)
-                && borrows(p)
+                .any(|e| e.to == b && e.kind != crate::flow::EdgeKind::Exception);
+            if !normal || p == b {
+                return false;
+            }
+            let loads: Vec<bool> = self
+                .instrs(p)
+                .iter()
+                .filter_map(|i| load_kind(i.op.name))
+                .collect();
+            match loads.is_empty() {
+                false => loads.contains(&true),
+                true => p == 0 || (depth > 0 && self.walked_into(p, depth - 1)),
+            }
         })
     }
 }

@@ -170,6 +170,73 @@ def f(x, log):
 def run(xs):
     return [f(x, []) for x in xs]
 ''',
+    # `while True:` whose body ends with `if c: raise ...`: the raise is the test's own jump target
+    # and borrows; read as `if c: break` and the raise after the loop it would not
+    "loop_ends_with_raise": '''
+def f(xs, amt):
+    data = list(xs)
+    cursize = 1
+    while True:
+        data.append(cursize)
+        if len(data) >= amt:
+            return data
+        cursize += 1
+        if len(data) < cursize:
+            raise ValueError(len(data), amt - len(data))
+
+def run(xs):
+    out = []
+    for amt in (0, 3, 9):
+        try:
+            out.append(f(xs, amt))
+        except ValueError as e:
+            out.append(e.args)
+    return out
+''',
+    # the same with a `return` inside a with statement
+    "loop_in_with_returns": '''
+class Rec:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append("in")
+        return self
+    def __exit__(self, *a):
+        self.log.append("out")
+
+def f(xs, timeout):
+    log = []
+    with Rec(log) as sel:
+        while True:
+            if xs and xs[0] == timeout:
+                return sel.log
+            if timeout is not None:
+                timeout = timeout - 1
+                if timeout < 0:
+                    return sel.log + [timeout]
+
+def run(xs):
+    return [f(xs, t) for t in (0, 2, 5)]
+''',
+    # (control) `if c: break` ending the body, then code after the loop: not walked, kept after
+    "loop_break_then_raise": '''
+def f(xs, amt):
+    data = list(xs)
+    while True:
+        data.append(amt)
+        if len(data) > amt:
+            break
+    raise ValueError(len(data), amt - len(data))
+
+def run(xs):
+    out = []
+    for amt in (0, 3, 9):
+        try:
+            f(xs, amt)
+        except ValueError as e:
+            out.append(e.args)
+    return out
+''',
     # (control) a plain `pass` between statements: a NOP too, but the loads after it borrow and no
     # dead `if` is written
     "pass_between": '''

@@ -56,6 +56,7 @@ mod try_end_arm;
 mod try_loop_exits;
 mod try_raise_exit;
 mod twice_shapes;
+mod walked_exit;
 mod while_break;
 mod while_fold;
 mod while_latch;
@@ -3763,6 +3764,7 @@ impl<'a> Structurer<'a> {
                     .filter(|&t| self.else_part_before(x, t, &lp.body))
             })
             .filter(|&t| !self.return_in_body(t, &lp.body) && !self.legacy_fall_return(t, &lp.body))
+            .filter(|&t| !self.walked_exit_in_body(header, t, &lp.body))
             .filter(|&t| {
                 let x = self.header_test_exit(header, &lp.body);
                 !x.is_some_and(|x| self.return_inside_top_loop(header, x, t, &lp.body))

@@ -12,7 +12,7 @@
 //! and the body are dropped). The statement does nothing, so writing it can never change what the
 //! code does; at worst the loads compare differently.
 
-use crate::ast::{Constant, Expr, Stmt};
+use crate::ast::{BoolOp, Constant, Expr, Stmt};
 use framejit_bytecode::Instr;
 
 /// The statement written where a dead `if` stood.
@@ -24,7 +24,8 @@ pub(super) fn dead_if() -> Stmt {
     }
 }
 
-/// `stmts` without the dead `if`s written here, at any depth: the two copies of a finally body
+/// `stmts` without the dead `if`s and the `True and` tests written here, at any depth: the two
+/// copies of a finally body
 /// (the normal path's, which the analysis walks, and the handler's, which it never does) differ
 /// by them, and are compared without them.
 pub(super) fn without_dead_ifs(stmts: &[Stmt]) -> Vec<Stmt> {
@@ -34,6 +35,17 @@ pub(super) fn without_dead_ifs(stmts: &[Stmt]) -> Vec<Stmt> {
         .filter(|s| **s != dead)
         .map(|s| {
             let mut s = s.clone();
+            if let Stmt::If { test, .. } | Stmt::While { test, .. } = &mut s {
+                if let Expr::BoolOp {
+                    op: BoolOp::And,
+                    values,
+                } = test
+                {
+                    if values.len() == 2 && values[0] == Expr::constant(Constant::Bool(true)) {
+                        *test = values[1].clone();
+                    }
+                }
+            }
             for body in s.bodies_mut() {
                 let had = !body.is_empty();
                 *body = without_dead_ifs(body);
@@ -64,6 +76,32 @@ pub(super) fn stood_at<'a>(
     let Some(ins) = instrs.get(k) else {
         return false;
     };
+    // (after an instruction that ends a statement: a block entered with a statement's values on
+    // the stack, the second operand of `a or b`, reaches its base mid-statement)
+    let after_statement = k == 0
+        || matches!(
+            instrs[k - 1].op.name,
+            "STORE_FAST"
+                | "STORE_FAST_STORE_FAST"
+                | "STORE_NAME"
+                | "STORE_GLOBAL"
+                | "STORE_DEREF"
+                | "STORE_ATTR"
+                | "STORE_SUBSCR"
+                | "STORE_SLICE"
+                | "POP_TOP"
+                | "DELETE_FAST"
+                | "DELETE_NAME"
+                | "DELETE_GLOBAL"
+                | "DELETE_ATTR"
+                | "DELETE_SUBSCR"
+                | "NOP"
+                | "RESUME"
+                | "NOT_TAKEN"
+        );
+    if !after_statement {
+        return false;
+    }
     let from = if ins.op.name == "NOP" { k + 1 } else { k };
     let rest = &instrs[from..];
     let evidence = if rest.iter().any(|i| load_kind(i.op.name).is_some()) {
@@ -232,8 +270,15 @@ impl<'a> super::Structurer<'a> {
             let Some(next) = self.succ(at, crate::flow::EdgeKind::Fall) else {
                 break;
             };
+            // (into a protected range, not out of one: the code after a try body may be left
+            // unwalked by the try statement itself, `else_borrow.rs`)
+            let (here, there) = (
+                self.cfg.blocks[at].handler.map(|h| h.0),
+                self.cfg.blocks[next].handler.map(|h| h.0),
+            );
             if self.cfg.blocks[next].preds.len() != 1
                 || self.succ(at, crate::flow::EdgeKind::Jump).is_some()
+                || (here.is_some() && here != there)
             {
                 break;
             }

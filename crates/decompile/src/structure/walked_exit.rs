@@ -7,7 +7,8 @@
 //! arm written in the body is the test's own jump target, walked, and borrows. So such a way out
 //! whose first local load borrows is written in the body (a `break` that jumps from inside the
 //! body, `if c: break` followed by more of the body, reaches walked code too: only a way out that
-//! conditional jumps alone enter counts).
+//! conditional jumps alone enter counts; and one that starts with a NOP, the line of a `break`
+//! the test jumps to, `else: break`, is walked as well: not counted).
 
 use super::Structurer;
 use crate::flow::EdgeKind;
@@ -20,8 +21,11 @@ impl Structurer<'_> {
         if self.code.version < PyVersion::V3_14 || self.legacy.is_some() {
             return false;
         }
-        // (not the header's own test: a `while c:` loop's exit)
-        if self.cfg.blocks[header].succs.iter().any(|e| e.to == x) {
+        // (a `while True:` loop, whose header is the NOP of its line: a `while c:` loop's test,
+        // `while a or b and c:` over several blocks, jumps to the code after the loop itself)
+        if self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
+            || self.cfg.blocks[header].succs.iter().any(|e| e.to == x)
+        {
             return false;
         }
         // entered only by conditional jumps from the body
@@ -42,6 +46,11 @@ impl Structurer<'_> {
         }
         // it leaves, one way
         if !self.only_leaves(self.fall_chain_end(x)) {
+            return false;
+        }
+        // (a `break` on a line of its own leaves its NOP at the start of the code it jumps to,
+        // and where the test jumps there, that code is walked: `else: break` then `return`)
+        if self.instrs(x).first().is_some_and(|i| i.op.name == "NOP") {
             return false;
         }
         // and its first local load borrows

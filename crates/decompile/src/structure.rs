@@ -1235,6 +1235,18 @@ impl<'a> Structurer<'a> {
             {
                 dead_if_written = true;
                 sim.out.push(dead_if::dead_if());
+            } else if dead_ifs
+                && !dead_if_written
+                && !sim.between_statements()
+                && dead_if::value_split_at(instrs, k)
+                && matches!(sim.stack.last(), Some(Val::Expr(_)))
+                && self.walked_to(b)
+            {
+                // (the value on top, a dropped constant test's arm: `dead_if.rs`)
+                dead_if_written = true;
+                if let Some(Val::Expr(e)) = sim.stack.pop() {
+                    sim.stack.push(Val::Expr(dead_if::true_arm(e)));
+                }
             }
             sim.next_op = instrs
                 .get(k + 1)

@@ -112,6 +112,42 @@ pub(super) fn stood_at<'a>(
     evidence && (ins.op.name == "NOP" || borrows_before(instrs, k))
 }
 
+/// Inside a statement: could the empty block of `x if __debug__ else y` (the constant test's
+/// join) lie before `instrs[k]`, a plain local load that starts the unwalked rest of the block,
+/// after a borrowed load of the block, right after an instruction that leaves a whole value on top
+/// (the arm's value)? The value is then written `(v if True else None)`: the same value, the same
+/// instructions, and the same empty block after it.
+pub(super) fn value_split_at(instrs: &[&Instr], k: usize) -> bool {
+    k > 0
+        && load_kind(instrs[k].op.name) == Some(false)
+        && matches!(
+            instrs[k - 1].op.name,
+            "CALL"
+                | "CALL_KW"
+                | "LOAD_CONST"
+                | "LOAD_SMALL_INT"
+                | "BINARY_OP"
+                | "COMPARE_OP"
+                | "CONTAINS_OP"
+                | "IS_OP"
+                | "BUILD_TUPLE"
+                | "BUILD_LIST"
+                | "BUILD_MAP"
+                | "BUILD_STRING"
+        )
+        && borrows_before(instrs, k)
+        && unvisited_after(&instrs[k..])
+}
+
+/// `(e if True else None)`.
+pub(super) fn true_arm(e: Expr) -> Expr {
+    Expr::IfExp {
+        test: Box::new(Expr::constant(Constant::Bool(true))),
+        body: Box::new(e),
+        orelse: Box::new(Expr::constant(Constant::None)),
+    }
+}
+
 /// Does a local load before `instrs[k]` borrow (the analysis walked the block up to there)?
 pub(super) fn borrows_before(instrs: &[&Instr], k: usize) -> bool {
     instrs[..k]

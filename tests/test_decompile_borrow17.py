@@ -22,6 +22,7 @@ ALL = {
     "debug_and_nested",
     "true_and_while",
     "debug_ifexp_value",
+    "debug_ifexp_argument",
     "dead_if_in_finally",
     "pass_between",
     "loop_ends_with_raise",
@@ -62,6 +63,7 @@ def test_dead_if_sources() -> None:
     for case in ("not_debug_between", "not_debug_first", "zero_else", "zero_and_elif",
                  "dead_if_in_arm", "dead_if_in_loop", "debug_ifexp_value"):
         assert "if False:\n" in results[case]["source"], (case, results[case]["source"])
+    assert " if True else None" in results["debug_ifexp_argument"]["source"]
     for case in ("debug_and_nested", "true_and_while"):
         assert "True and " in results[case]["source"], (case, results[case]["source"])
     # (the raise inside the loop's last `if`, not after the loop)

@@ -152,6 +152,24 @@ def f(log, x):
 def run(xs):
     return [f([], x) for x in xs]
 ''',
+    # `'' if __debug__ else 1` as an argument: the join is mid-statement, after the call's value
+    "debug_ifexp_argument": '''
+class Box:
+    pass
+
+def cache(path, optimization=None):
+    return (path, optimization)
+
+def f(x):
+    box = Box()
+    box.path = str(x)
+    box.cache = cache(box.path, optimization='' if __debug__ else 1)
+    box.size = len(box.path)
+    return box.path, box.cache, box.size
+
+def run(xs):
+    return [f(x) for x in xs]
+''',
     # a finally body with a dead `if`: its two copies (the normal one walked, the exceptional one
     # not) still read as one body
     "dead_if_in_finally": '''

@@ -419,6 +419,12 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Between statements: the stack is no higher than the lowest depth the block has reached
+    /// (no value of a statement waits on it) and no tuple assignment is being collected.
+    pub fn between_statements(&self) -> bool {
+        self.stack.len() <= self.entry_len && self.group.is_none()
+    }
+
     /// A binary operator's result; an in-place one stays apart until it is stored back.
     fn push_bin_op(&mut self, left: Expr, op: Operator, right: Expr, inplace: bool) {
         self.stack.push(if inplace {

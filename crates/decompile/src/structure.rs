@@ -19,6 +19,7 @@ mod cond_sense;
 mod copied_blocks;
 mod coroutine;
 mod dead_clause_end;
+mod dead_if;
 mod dup_tail;
 mod else_borrow;
 mod except_exit;
@@ -55,6 +56,7 @@ mod try_end_arm;
 mod try_loop_exits;
 mod try_raise_exit;
 mod twice_shapes;
+mod walked_exit;
 mod while_break;
 mod while_fold;
 mod while_latch;
@@ -1218,7 +1220,34 @@ impl<'a> Structurer<'a> {
                 .and_then(|n| self.instrs(n).first().map(|i| i.op.name)),
             Some(_) => None,
         };
+        let entry_len = sim.stack.len();
+        let dead_ifs = self.code.version >= framejit_bytecode::PyVersion::V3_14;
+        let mut dead_if_written = false;
         for (k, ins) in instrs.iter().enumerate() {
+            // (3.14: where a dead `if` stood, told by the loads after it: `dead_if.rs`)
+            if dead_ifs
+                && !dead_if_written
+                && sim.between_statements()
+                && dead_if::stood_at(instrs, k, || self.falls_on(b))
+                && (dead_if::borrows_before(instrs, k)
+                    || (self.entered_alike(b) && self.reached_start(b)))
+                && self.walked_to(b)
+            {
+                dead_if_written = true;
+                sim.out.push(dead_if::dead_if());
+            } else if dead_ifs
+                && !dead_if_written
+                && !sim.between_statements()
+                && dead_if::value_split_at(instrs, k)
+                && matches!(sim.stack.last(), Some(Val::Expr(_)))
+                && self.walked_to(b)
+            {
+                // (the value on top, a dropped constant test's arm: `dead_if.rs`)
+                dead_if_written = true;
+                if let Some(Val::Expr(e)) = sim.stack.pop() {
+                    sim.stack.push(Val::Expr(dead_if::true_arm(e)));
+                }
+            }
             sim.next_op = instrs
                 .get(k + 1)
                 .map(|i| i.op.name)
@@ -1241,6 +1270,26 @@ impl<'a> Structurer<'a> {
             }
         }
         sim.check_copies()?;
+        // (3.14: a test after a dropped constant one, `True and x`: `dead_if.rs`)
+        if let Exit::Branch {
+            test, copy: false, ..
+        } = &mut exit
+        {
+            if dead_ifs
+                && !resumed
+                && sim.out.is_empty()
+                && sim.stack.len() == entry_len
+                && self.true_and_test(b, instrs)
+            {
+                *test = Expr::BoolOp {
+                    op: BoolOp::And,
+                    values: vec![
+                        Expr::constant(Constant::Bool(true)),
+                        std::mem::replace(test, Expr::constant(Constant::None)),
+                    ],
+                };
+            }
+        }
         self.late_returns += usize::from(sim.late_return());
         self.note_tail(b, &sim);
         Ok((sim.out, exit, sim.stack))
@@ -3319,7 +3368,16 @@ impl<'a> Structurer<'a> {
             // return, break, continue or raise, each checked for its copy below)
             let no_normal_path = after.is_none() && rest.is_empty();
             if !no_normal_path {
-                let next = self.normal_copy_tails(&rest, fin_copy, end, base, lp);
+                let next = self
+                    .normal_copy_tails(&rest, fin_copy, end, base, lp)
+                    .or_else(|| {
+                        // (3.14: dead `if`s read in the walked copy alone, `dead_if.rs`)
+                        let plain = dead_if::without_dead_ifs(&rest);
+                        let differ = plain != rest;
+                        differ
+                            .then(|| self.normal_copy_tails(&plain, fin_copy, end, base, lp))
+                            .flatten()
+                    });
                 let Some(next) = next else {
                     return Err(self.err("a finally block whose normal-path copy differs"));
                 };
@@ -3717,6 +3775,7 @@ impl<'a> Structurer<'a> {
                     .filter(|&t| self.else_part_before(x, t, &lp.body))
             })
             .filter(|&t| !self.return_in_body(t, &lp.body) && !self.legacy_fall_return(t, &lp.body))
+            .filter(|&t| !self.walked_exit_in_body(header, t, &lp.body))
             .filter(|&t| {
                 let x = self.header_test_exit(header, &lp.body);
                 !x.is_some_and(|x| self.return_inside_top_loop(header, x, t, &lp.body))

@@ -500,6 +500,7 @@ impl Structurer<'_> {
             .filter(|&x| {
                 !self.return_in_body(x, body)
                     && !self.exit_written_in_body(x, body)
+                    && !self.walked_exit_in_body(header, x, body)
                     && !self.legacy_fall_return(x, body)
             })
             .collect();

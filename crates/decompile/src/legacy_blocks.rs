@@ -706,9 +706,13 @@ impl Structurer<'_> {
                 None if end.is_none() => orelse.last().cloned(),
                 None => None,
             };
-            if let Some(t) = copied
-                .filter(|t| simple_return(t) && handlers.iter().all(|h| h.body.last() == Some(t)))
-            {
+            // (≤3.9 copy no `return` into a clause: a clause ending in one wrote it)
+            let copies_returns = self.code.version >= framejit_bytecode::PyVersion::V3_10;
+            if let Some(t) = copied.filter(|t| {
+                copies_returns
+                    && simple_return(t)
+                    && handlers.iter().all(|h| h.body.last() == Some(t))
+            }) {
                 if orelse.last() == Some(&t) {
                     orelse.pop();
                 }
@@ -1300,30 +1304,37 @@ impl Structurer<'_> {
                 last = sim.step(i)?;
             }
             let mut goes_on = None;
+            // (3.9 copies nothing into the handler: code after its POP_EXCEPT in the same block
+            // is the code after the statement, which no jump reaches, so the body never
+            // completes and its normal way out is its own last exit; 3.8 took the path above)
+            let copies = self.code.version >= framejit_bytecode::PyVersion::V3_10;
             match sim.out.as_slice() {
                 // (where the body's normal way out returns the same: else the body never
                 // completes, and the return at its end is its own)
                 [r @ Stmt::Return {
                     value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
-                }] if rest.len() == 2 && self.legacy_return_after_exit(after, r)? => {
+                }] if copies && rest.len() == 2 && self.legacy_return_after_exit(after, r)? => {
                     tail.push(r.clone())
                 }
                 // (a larger copy, such as `return a, b`, where the body's own way out returns
                 // the same, or where it has none)
-                [r @ Stmt::Return { .. }] if self.legacy_return_after_exit(after, r)? => {
+                [r @ Stmt::Return { .. }]
+                    if copies && self.legacy_return_after_exit(after, r)? =>
+                {
                     tail.push(r.clone())
                 }
                 // (the code after the statement, copied: the normal way out runs the same)
-                out if self.legacy_same_after_exit(
-                    after,
-                    out,
-                    match last {
-                        Some(Exit::Exit) => None,
-                        _ => self
-                            .succ(sup, EdgeKind::Jump)
-                            .or_else(|| self.succ(sup, EdgeKind::Fall)),
-                    },
-                ) => {}
+                out if copies
+                    && self.legacy_same_after_exit(
+                        after,
+                        out,
+                        match last {
+                            Some(Exit::Exit) => None,
+                            _ => self
+                                .succ(sup, EdgeKind::Jump)
+                                .or_else(|| self.succ(sup, EdgeKind::Fall)),
+                        },
+                    ) => {}
                 // (a body that never completes: the code after the statement, which only a
                 // suppressed exception reaches, follows the handler's POP_EXCEPT in its block)
                 _ if after.is_none()
@@ -1332,6 +1343,7 @@ impl Structurer<'_> {
                 {
                     sim.check_copies()?;
                     tail.extend(sim.out.iter().cloned());
+                    self.mark_closing_return(sup, &mut tail);
                     if !matches!(last, Some(Exit::Exit)) {
                         goes_on = self
                             .succ(sup, EdgeKind::Jump)
@@ -1345,7 +1357,7 @@ impl Structurer<'_> {
                 // statement, which only a suppressed exception reaches)
                 _ if sim.stack.is_empty()
                     && matches!(last, None | Some(Exit::Flow | Exit::Exit))
-                    && !self.legacy_exit_agrees(after, (sup, k + 2)) =>
+                    && (!copies || !self.legacy_exit_agrees(after, (sup, k + 2))) =>
                 {
                     let own = match after {
                         Some(a) => self.body_last_exit_path(a, &body_base, lp)?,
@@ -1360,6 +1372,7 @@ impl Structurer<'_> {
                     after = None;
                     sim.check_copies()?;
                     tail.extend(sim.out.iter().cloned());
+                    self.mark_closing_return(sup, &mut tail);
                     if !matches!(last, Some(Exit::Exit)) {
                         goes_on = self
                             .succ(sup, EdgeKind::Jump)

@@ -14,6 +14,7 @@ mod block_instrs;
 mod break_first;
 mod chain_ifexp;
 mod clause_end_copy;
+pub(crate) mod closing_return;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
@@ -1668,6 +1669,7 @@ impl<'a> Structurer<'a> {
             }
             self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
+            self.mark_closing_return(b, &mut stmts);
             // (a way out after popping a loop's iterator: `loop_tail_copy.rs`)
             if exit == Exit::Exit {
                 self.keep_tail(b);

@@ -579,6 +579,10 @@ impl Structurer<'_> {
         let (mut body, mut after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
         let first = self.instrs(h).first().map(|i| i.op.name);
         if matches!(first, Some("DUP_TOP" | "POP_TOP")) {
+            // (≤3.9: the `else:` part of a body that never completes, after its dead jump)
+            if after.is_none() {
+                after = self.legacy_dead_else(h, lp);
+            }
             // (≤3.9: `return CONSTANT` after the body's last POP_BLOCK ends the body)
             if let Some(r) = self.legacy_body_const_return(after) {
                 body.extend(self.region(r, None, base, lp)?);

@@ -20,6 +20,7 @@ mod cond_sense;
 mod copied_blocks;
 mod coroutine;
 mod dead_clause_end;
+mod dead_else;
 mod dup_tail;
 mod else_borrow;
 mod except_exit;

@@ -143,6 +143,40 @@ def f_raising_body_else_named(x, log):
         log.append("never")
         return "else"
     return x
+
+def f_while_true_try_else_break_then_code(x, log):
+    n = 0
+    while True:
+        try:
+            v = risky(x - n, log)
+        except KeyError:
+            log.append("retry")
+            n += 1
+            if n > 3:
+                raise
+        else:
+            break
+    return (v, n)
+
+def f_while_true_try_break_then_code(x, log):
+    n = x
+    while True:
+        try:
+            v = risky(n, log)
+            break
+        except (KeyError, OSError):
+            n += 5
+    log.append(("after", n))
+    return v
+
+def f_while_true_try_break_ends_function(x, log):
+    n = x
+    while True:
+        try:
+            log.append(risky(n, log))
+            break
+        except KeyError:
+            n -= 2
 '''
 
 INPUTS = [0, 1, 2, 3, 4, 5, 7, -1]

@@ -545,9 +545,10 @@ impl Structurer<'_> {
         carry: Vec<Val>,
         lp: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
-        let normal = self
-            .legacy_normal_exit(h)
-            .filter(|&n| !self.legacy_break_after_pop_block(n, h, lp));
+        let normal = self.legacy_normal_exit(h).filter(|&n| {
+            !self.legacy_break_after_pop_block(n, h, lp)
+                && !self.legacy_while_break_after_pop_block(n, h, lp)
+        });
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);

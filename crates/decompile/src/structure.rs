@@ -43,6 +43,7 @@ mod legacy_latch;
 mod legacy_layout;
 mod legacy_loop_exits;
 mod legacy_try_end;
+mod legacy_while_exit;
 mod loop_else;
 mod loop_exits;
 mod loop_return;
@@ -1410,6 +1411,7 @@ impl<'a> Structurer<'a> {
                         && self.legacy_try_cover(b) != Some(h)
                         && carry.is_empty()
                         && !self.legacy_exit_path(b)
+                        && !self.legacy_break_from_body(b, lp)
                 } else {
                     let covered = self.covered_by(b, h);
                     let top_level = self.try_depth.last() == Some(&self.nesting);
@@ -3750,7 +3752,9 @@ impl<'a> Structurer<'a> {
                             .is_empty()
                             .then(|| self.with_break_exit(header, &lp.body))
                             .flatten()
-                    }),
+                    })
+                    // (≤3.9: every way out a `break` in a try body, `legacy_while_exit.rs`)
+                    .or_else(|| self.legacy_layout_exit(header, &lp.body)),
             ),
         };
         // (a `while c:` loop repeats its test before going round: a jump back to its body's

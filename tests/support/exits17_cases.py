@@ -177,6 +177,49 @@ def f_while_true_try_break_ends_function(x, log):
             break
         except KeyError:
             n -= 2
+
+def f_nested_clause_returns(x, log):
+    table = {0: "zero", 30: "thirty"}
+    try:
+        v = table[x]
+    except KeyError:
+        if x < 0:
+            return
+        try:
+            v = table[risky(x, log)]
+        except KeyError:
+            log.append("inner")
+            return
+    return v
+
+def f_nested_named_clause_returns(x, log):
+    try:
+        risky(x, log)
+    except (KeyError, OSError) as e:
+        log.append(type(e).__name__)
+        try:
+            risky(x + 1, log)
+        except KeyError as e2:
+            log.append(str(e2))
+            return "inner"
+    return "end"
+
+def f_named_clause_raises_else_returns(x, log):
+    try:
+        risky(x, log)
+    except KeyError as e:
+        log.append("key")
+        raise ValueError(str(e))
+    else:
+        return x
+
+def f_named_clause_raises_then_return(x, log):
+    try:
+        risky(x, log)
+    except KeyError as e:
+        log.append("key")
+        raise ValueError(str(e))
+    return x
 '''
 
 INPUTS = [0, 1, 2, 3, 4, 5, 7, -1]

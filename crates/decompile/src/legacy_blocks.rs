@@ -243,13 +243,21 @@ fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
     let is_pe = |s: &Stmt| is_marker(s, POP_EXCEPT);
     if let Some(k) = stmts.iter().position(is_pe) {
         let mut rest = &stmts[k + 1..];
-        if rest.len() >= 2 {
-            if let Stmt::Assign { targets, .. } = &rest[0] {
-                if let [Expr::Name { id, .. }] = targets.as_slice() {
-                    if is_unbind(&rest[..2], id) {
-                        rest = &rest[2..];
+        // (a way out of enclosing except clauses too, `return` in a clause nested in a clause:
+        // their POP_EXCEPT markers and unbindings follow, left for those clauses to take off)
+        loop {
+            if rest.len() >= 2 {
+                if let Stmt::Assign { targets, .. } = &rest[0] {
+                    if let [Expr::Name { id, .. }] = targets.as_slice() {
+                        if is_unbind(&rest[..2], id) {
+                            rest = &rest[2..];
+                        }
                     }
                 }
+            }
+            match rest.split_first() {
+                Some((first, more)) if is_pe(first) && !more.is_empty() => rest = more,
+                _ => break,
             }
         }
         let leaving = match rest {

@@ -242,22 +242,14 @@ fn is_marker(s: &Stmt, m: &str) -> bool {
 fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
     let is_pe = |s: &Stmt| is_marker(s, POP_EXCEPT);
     if let Some(k) = stmts.iter().position(is_pe) {
-        let mut rest = &stmts[k + 1..];
-        // (a way out of enclosing except clauses too, `return` in a clause nested in a clause:
-        // their POP_EXCEPT markers and unbindings follow, left for those clauses to take off)
-        loop {
-            if rest.len() >= 2 {
-                if let Stmt::Assign { targets, .. } = &rest[0] {
-                    if let [Expr::Name { id, .. }] = targets.as_slice() {
-                        if is_unbind(&rest[..2], id) {
-                            rest = &rest[2..];
-                        }
+        let mut rest = past_enclosing_clause_exits(&stmts[k + 1..]);
+        if rest.len() >= 2 {
+            if let Stmt::Assign { targets, .. } = &rest[0] {
+                if let [Expr::Name { id, .. }] = targets.as_slice() {
+                    if is_unbind(&rest[..2], id) {
+                        rest = &rest[2..];
                     }
                 }
-            }
-            match rest.split_first() {
-                Some((first, more)) if is_pe(first) && !more.is_empty() => rest = more,
-                _ => break,
             }
         }
         let leaving = match rest {
@@ -302,6 +294,31 @@ fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
         }
     }
     true
+}
+
+/// `rest`, what follows an except clause's POP_EXCEPT marker, past the ways out of enclosing
+/// except clauses: a `return` in a clause nested in a clause leaves both, so (after the clause's
+/// own unbinding) the enclosing clauses' POP_EXCEPT markers and unbindings may come before the
+/// leaving statement; they stay in the statements, for those clauses' own strip to take off. From
+/// the last such marker's unbinding on, or `rest` as it is where no marker follows.
+fn past_enclosing_clause_exits(rest: &[Stmt]) -> &[Stmt] {
+    let past_unbind = |r: &[Stmt]| -> usize {
+        match r {
+            [Stmt::Assign { targets, .. }, ..] if r.len() >= 2 => match targets.as_slice() {
+                [Expr::Name { id, .. }] if is_unbind(&r[..2], id) => 2,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    };
+    let mut out = rest;
+    loop {
+        let skip = past_unbind(out);
+        match out[skip..].split_first() {
+            Some((first, more)) if is_marker(first, POP_EXCEPT) && !more.is_empty() => out = more,
+            _ => return out,
+        }
+    }
 }
 
 fn is_unbind_any(fin: &[Stmt]) -> bool {

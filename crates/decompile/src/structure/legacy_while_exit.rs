@@ -32,7 +32,14 @@ impl Structurer<'_> {
                     .last()
                     .is_some_and(|i| i.op.name == "JUMP_ABSOLUTE")
         })?;
-        let after = back + 1;
+        // (3.8 as lowered keeps no dead code: the jump back after the re-raise of a try statement
+        // ending the body is gone, and that lone re-raise is the last block of the loop)
+        let mut after = back + 1;
+        while after < n
+            && matches!(self.instrs(after)[..], [i] if matches!(i.op.name, "RERAISE" | "END_FINALLY"))
+        {
+            after += 1;
+        }
         if after >= n || body.iter().any(|&x| x < header || x > back) || body.contains(&after) {
             return None;
         }

@@ -242,7 +242,7 @@ fn is_marker(s: &Stmt, m: &str) -> bool {
 fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
     let is_pe = |s: &Stmt| is_marker(s, POP_EXCEPT);
     if let Some(k) = stmts.iter().position(is_pe) {
-        let mut rest = &stmts[k + 1..];
+        let mut rest = past_enclosing_clause_exits(&stmts[k + 1..]);
         if rest.len() >= 2 {
             if let Stmt::Assign { targets, .. } = &rest[0] {
                 if let [Expr::Name { id, .. }] = targets.as_slice() {
@@ -283,6 +283,31 @@ fn strip_pop_except(stmts: &mut Vec<Stmt>) -> bool {
         }
     }
     true
+}
+
+/// `rest`, what follows an except clause's POP_EXCEPT marker, past the ways out of enclosing
+/// except clauses: a `return` in a clause nested in a clause leaves both, so (after the clause's
+/// own unbinding) the enclosing clauses' POP_EXCEPT markers and unbindings may come before the
+/// leaving statement; they stay in the statements, for those clauses' own strip to take off. From
+/// the last such marker's unbinding on, or `rest` as it is where no marker follows.
+fn past_enclosing_clause_exits(rest: &[Stmt]) -> &[Stmt] {
+    let past_unbind = |r: &[Stmt]| -> usize {
+        match r {
+            [Stmt::Assign { targets, .. }, ..] if r.len() >= 2 => match targets.as_slice() {
+                [Expr::Name { id, .. }] if is_unbind(&r[..2], id) => 2,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    };
+    let mut out = rest;
+    loop {
+        let skip = past_unbind(out);
+        match out[skip..].split_first() {
+            Some((first, more)) if is_marker(first, POP_EXCEPT) && !more.is_empty() => out = more,
+            _ => return out,
+        }
+    }
 }
 
 fn is_unbind_any(fin: &[Stmt]) -> bool {
@@ -534,9 +559,10 @@ impl Structurer<'_> {
         carry: Vec<Val>,
         lp: Option<&LoopCtx>,
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
-        let normal = self
-            .legacy_normal_exit(h)
-            .filter(|&n| !self.legacy_break_after_pop_block(n, h, lp));
+        let normal = self.legacy_normal_exit(h).filter(|&n| {
+            !self.legacy_break_after_pop_block(n, h, lp)
+                && !self.legacy_while_break_after_pop_block(n, h, lp)
+        });
         self.active.push((h, h));
         self.try_body.push((h, None));
         self.try_depth.push(self.nesting + 1);
@@ -568,6 +594,10 @@ impl Structurer<'_> {
         let (mut body, mut after) = self.legacy_body(h, s, base, Vec::new(), lp)?;
         let first = self.instrs(h).first().map(|i| i.op.name);
         if matches!(first, Some("DUP_TOP" | "POP_TOP")) {
+            // (≤3.9: the `else:` part of a body that never completes, after its dead jump)
+            if after.is_none() {
+                after = self.legacy_dead_else(h, lp);
+            }
             // (≤3.9: `return CONSTANT` after the body's last POP_BLOCK ends the body)
             if let Some(r) = self.legacy_body_const_return(after) {
                 body.extend(self.region(r, None, base, lp)?);
@@ -695,9 +725,13 @@ impl Structurer<'_> {
                 None if end.is_none() => orelse.last().cloned(),
                 None => None,
             };
-            if let Some(t) = copied
-                .filter(|t| simple_return(t) && handlers.iter().all(|h| h.body.last() == Some(t)))
-            {
+            // (≤3.9 copy no `return` into a clause: a clause ending in one wrote it)
+            let copies_returns = self.code.version >= framejit_bytecode::PyVersion::V3_10;
+            if let Some(t) = copied.filter(|t| {
+                copies_returns
+                    && simple_return(t)
+                    && handlers.iter().all(|h| h.body.last() == Some(t))
+            }) {
                 if orelse.last() == Some(&t) {
                     orelse.pop();
                 }
@@ -1289,30 +1323,37 @@ impl Structurer<'_> {
                 last = sim.step(i)?;
             }
             let mut goes_on = None;
+            // (3.9 copies nothing into the handler: code after its POP_EXCEPT in the same block
+            // is the code after the statement, which no jump reaches, so the body never
+            // completes and its normal way out is its own last exit; 3.8 took the path above)
+            let copies = self.code.version >= framejit_bytecode::PyVersion::V3_10;
             match sim.out.as_slice() {
                 // (where the body's normal way out returns the same: else the body never
                 // completes, and the return at its end is its own)
                 [r @ Stmt::Return {
                     value: None | Some(Expr::Name { .. } | Expr::Constant { .. }),
-                }] if rest.len() == 2 && self.legacy_return_after_exit(after, r)? => {
+                }] if copies && rest.len() == 2 && self.legacy_return_after_exit(after, r)? => {
                     tail.push(r.clone())
                 }
                 // (a larger copy, such as `return a, b`, where the body's own way out returns
                 // the same, or where it has none)
-                [r @ Stmt::Return { .. }] if self.legacy_return_after_exit(after, r)? => {
+                [r @ Stmt::Return { .. }]
+                    if copies && self.legacy_return_after_exit(after, r)? =>
+                {
                     tail.push(r.clone())
                 }
                 // (the code after the statement, copied: the normal way out runs the same)
-                out if self.legacy_same_after_exit(
-                    after,
-                    out,
-                    match last {
-                        Some(Exit::Exit) => None,
-                        _ => self
-                            .succ(sup, EdgeKind::Jump)
-                            .or_else(|| self.succ(sup, EdgeKind::Fall)),
-                    },
-                ) => {}
+                out if copies
+                    && self.legacy_same_after_exit(
+                        after,
+                        out,
+                        match last {
+                            Some(Exit::Exit) => None,
+                            _ => self
+                                .succ(sup, EdgeKind::Jump)
+                                .or_else(|| self.succ(sup, EdgeKind::Fall)),
+                        },
+                    ) => {}
                 // (a body that never completes: the code after the statement, which only a
                 // suppressed exception reaches, follows the handler's POP_EXCEPT in its block)
                 _ if after.is_none()
@@ -1321,6 +1362,7 @@ impl Structurer<'_> {
                 {
                     sim.check_copies()?;
                     tail.extend(sim.out.iter().cloned());
+                    self.mark_closing_return(sup, &mut tail);
                     if !matches!(last, Some(Exit::Exit)) {
                         goes_on = self
                             .succ(sup, EdgeKind::Jump)
@@ -1334,7 +1376,7 @@ impl Structurer<'_> {
                 // statement, which only a suppressed exception reaches)
                 _ if sim.stack.is_empty()
                     && matches!(last, None | Some(Exit::Flow | Exit::Exit))
-                    && !self.legacy_exit_agrees(after, (sup, k + 2)) =>
+                    && (!copies || !self.legacy_exit_agrees(after, (sup, k + 2))) =>
                 {
                     let own = match after {
                         Some(a) => self.body_last_exit_path(a, &body_base, lp)?,
@@ -1349,6 +1391,7 @@ impl Structurer<'_> {
                     after = None;
                     sim.check_copies()?;
                     tail.extend(sim.out.iter().cloned());
+                    self.mark_closing_return(sup, &mut tail);
                     if !matches!(last, Some(Exit::Exit)) {
                         goes_on = self
                             .succ(sup, EdgeKind::Jump)

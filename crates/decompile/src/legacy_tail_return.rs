@@ -25,11 +25,13 @@ pub(crate) fn implicit_return_dead(code: &CodeInput) -> bool {
     if name(load) != Some("LOAD_CONST") || name(ret) != Some("RETURN_VALUE") {
         return false;
     }
-    if !matches!(
-        name(before),
-        Some("RETURN_VALUE" | "RAISE_VARARGS" | "RERAISE" | "JUMP_ABSOLUTE" | "JUMP_FORWARD")
-    ) {
+    if !matches!(name(before), Some(n) if ends_flow(n)) {
         return false;
+    }
+    // (a jump to it that nothing reaches either, such as the way out of a try body whose
+    // `while True:` loop never ends, leaves it dead: `try: while True: ... except E: return`)
+    if !reachable(items)[load] {
+        return true;
     }
     // labels between them that some jump (or block setup) goes to
     let labels: Vec<Label> = items[before + 1..load]
@@ -43,6 +45,48 @@ pub(crate) fn implicit_return_dead(code: &CodeInput) -> bool {
         Item::Instr(x) => x.target().is_some_and(|t| labels.contains(&t)),
         _ => false,
     })
+}
+
+/// An instruction after which control never goes on to the next one.
+fn ends_flow(name: &str) -> bool {
+    matches!(
+        name,
+        "RETURN_VALUE" | "RAISE_VARARGS" | "RERAISE" | "JUMP_ABSOLUTE" | "JUMP_FORWARD"
+    )
+}
+
+/// Which items control can get to from the first: through the next item unless an instruction
+/// ends the flow, and to each instruction's target (a jump, or a block setup's handler). Every
+/// other instruction is taken to go on to the next one too, so this may over-count, never
+/// under-count (3.8's END_FINALLY, which may re-raise, is taken as going on).
+fn reachable(items: &[Item]) -> Vec<bool> {
+    let at: std::collections::HashMap<Label, usize> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(k, it)| match it {
+            Item::Label(l) => Some((*l, k)),
+            _ => None,
+        })
+        .collect();
+    let mut seen = vec![false; items.len()];
+    let mut todo = vec![0usize];
+    while let Some(k) = todo.pop() {
+        if k >= items.len() || std::mem::replace(&mut seen[k], true) {
+            continue;
+        }
+        match &items[k] {
+            Item::Instr(x) => {
+                if let Some(&t) = x.target().as_ref().and_then(|t| at.get(t)) {
+                    todo.push(t);
+                }
+                if !ends_flow(x.op.name) {
+                    todo.push(k + 1);
+                }
+            }
+            _ => todo.push(k + 1),
+        }
+    }
+    seen
 }
 
 /// ≤3.9: the compiler writes the closing `return None` once, as the last block, and copies no

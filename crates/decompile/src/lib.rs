@@ -32,10 +32,13 @@ pub use input::{CodeInput, CodeParts, Const};
 pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError> {
     let mut body = structure::Structurer::statements(code)?;
     kept_string_statements(&mut body);
+    // (≤3.9: the statement the compiler's closing `return None` came out as, marked: the only
+    // `return None` the tail rules may take, `structure/closing_return.rs`)
+    let closing = structure::closing_return::has_closing_return(&mut body);
     if code.flags & input::flags::OPTIMIZED == 0 {
         fold_module_returns(&mut body);
     } else {
-        with_arm_else(&mut body, false);
+        with_arm_else(&mut body, false, closing);
     }
     // (a closing `return None` several jumps share was written: keep it)
     let written = code.flags & input::flags::OPTIMIZED != 0
@@ -45,7 +48,12 @@ pub fn decompile_body(code: &CodeInput) -> Result<Vec<ast::Stmt>, DecompileError
     // was written)
     let all_written =
         code.flags & input::flags::OPTIMIZED != 0 && legacy_tail_return::implicit_return_dead(code);
-    if !written && !all_written {
+    if closing {
+        let into_with = code.version <= framejit_bytecode::PyVersion::V3_10;
+        let marked = &structure::closing_return::is_closing_return;
+        structure::strip_tail(&mut body, marked, false, into_with);
+        structure::closing_return::clear_marks(&mut body);
+    } else if !written && !all_written {
         drop_tail_return(&mut body, code.version);
     }
     if code.flags & input::flags::OPTIMIZED == 0 {
@@ -537,14 +545,23 @@ fn returns_class_cell(s: &ast::Stmt) -> bool {
 /// `if T: with ...: B  else: R`, as in the source (an explicit `return` there would make the swallowed
 /// exception's way out jump to it instead). The same meaning either way. Within an `else:` made so
 /// (`chain`), any arm closing with `return None` is taken the same way, which gives `elif` back.
-fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
+/// ≤3.9 (`closing`: the structurer marked the compiler's closing return) the same holds for any
+/// arm that ends in that marked return, and for no other: the arm goes on to the function's end,
+/// past the code after the `if`, which only an `else:` does (a `return` the source wrote in the arm
+/// would be instructions of its own).
+fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool, closing: bool) {
     use ast::Stmt;
+    use structure::closing_return::is_closing_return;
     let n = body.len();
     let Some(k) = (0..n).rev().find(|&k| {
         matches!(&body[k], Stmt::If { body: arm, orelse, .. }
             if orelse.is_empty()
-                && arm.last().is_some_and(returns_none)
-                && (chain || matches!(arm.iter().rev().nth(1), Some(Stmt::With { .. } | Stmt::AsyncWith { .. }))))
+                && if closing {
+                    arm.last().is_some_and(is_closing_return)
+                } else {
+                    arm.last().is_some_and(returns_none)
+                        && (chain || matches!(arm.iter().rev().nth(1), Some(Stmt::With { .. } | Stmt::AsyncWith { .. })))
+                })
     }) else {
         return;
     };
@@ -552,7 +569,7 @@ fn with_arm_else(body: &mut Vec<ast::Stmt>, chain: bool) {
         return;
     }
     let mut rest: Vec<Stmt> = body.drain(k + 1..).collect();
-    with_arm_else(&mut rest, true);
+    with_arm_else(&mut rest, true, closing);
     if let Some(Stmt::If {
         body: arm, orelse, ..
     }) = body.last_mut()

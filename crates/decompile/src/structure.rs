@@ -14,11 +14,13 @@ mod block_instrs;
 mod break_first;
 mod chain_ifexp;
 mod clause_end_copy;
+pub(crate) mod closing_return;
 mod comp_lines;
 mod cond_sense;
 mod copied_blocks;
 mod coroutine;
 mod dead_clause_end;
+mod dead_else;
 mod dead_if;
 mod dup_tail;
 mod else_borrow;
@@ -42,6 +44,7 @@ mod legacy_latch;
 mod legacy_layout;
 mod legacy_loop_exits;
 mod legacy_try_end;
+mod legacy_while_exit;
 mod loop_else;
 mod loop_exits;
 mod loop_return;
@@ -1457,6 +1460,7 @@ impl<'a> Structurer<'a> {
                         && self.legacy_try_cover(b) != Some(h)
                         && carry.is_empty()
                         && !self.legacy_exit_path(b)
+                        && !self.legacy_break_from_body(b, lp)
                 } else {
                     let covered = self.covered_by(b, h);
                     let top_level = self.try_depth.last() == Some(&self.nesting);
@@ -1717,6 +1721,7 @@ impl<'a> Structurer<'a> {
             }
             self.spill_base = Some(base.len());
             let (mut stmts, exit, left) = self.run(b, stack)?;
+            self.mark_closing_return(b, &mut stmts);
             // (a way out after popping a loop's iterator: `loop_tail_copy.rs`)
             if exit == Exit::Exit {
                 self.keep_tail(b);
@@ -3805,7 +3810,9 @@ impl<'a> Structurer<'a> {
                             .is_empty()
                             .then(|| self.with_break_exit(header, &lp.body))
                             .flatten()
-                    }),
+                    })
+                    // (≤3.9: every way out a `break` in a try body, `legacy_while_exit.rs`)
+                    .or_else(|| self.legacy_layout_exit(header, &lp.body)),
             ),
         };
         // (a `while c:` loop repeats its test before going round: a jump back to its body's

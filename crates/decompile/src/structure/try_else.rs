@@ -9,7 +9,7 @@ use super::Structurer;
 use crate::ast::{Constant, Expr, Stmt};
 
 impl Structurer<'_> {
-    /// Does the code end with a `return None` that nothing reaches?
+    /// Does the code end with a `return None` that nothing reaches (but dead code)?
     pub(super) fn dead_return_none_tail(&self) -> bool {
         if self.code.version > framejit_bytecode::PyVersion::V3_9 {
             return false;
@@ -17,7 +17,14 @@ impl Structurer<'_> {
         let Some(last) = self.cfg.blocks.len().checked_sub(1) else {
             return false;
         };
-        if last == 0 || !self.cfg.blocks[last].preds.is_empty() {
+        // (a jump to it from code nothing reaches, such as the dead way out of an except clause
+        // that raised, `try: ... except E as e: raise  else: return x`, leaves it dead too)
+        if last == 0
+            || self.cfg.blocks[last]
+                .preds
+                .iter()
+                .any(|&p| self.reachable[p])
+        {
             return false;
         }
         let ins = self.instrs(last);

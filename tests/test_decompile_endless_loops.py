@@ -29,6 +29,7 @@ ALL = {
     "for_clause_continue",
     "raise_arms_then_breaks",
     "loop_left_by_clause_return",
+    "one_block_body_return",
 }
 
 # (each case also recompiles to the original's instructions: an except clause's `continue` that

@@ -274,6 +274,16 @@ def run(xs):
         if v > 2:
             out.append(-v)
 ''',
+    # 3.14: a `while True:` body of one block, the test in it, whose taken arm returns: the arm
+    # is written in the body (its loads borrow; walked_exit.rs), weakref `popitem`
+    "one_block_body_return": '''
+def run(xs):
+    while True:
+        k, v = xs.pop()
+        o = v * 2
+        if o is not None:
+            return k, o
+''',
 }
 
 

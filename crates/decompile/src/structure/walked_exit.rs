@@ -23,9 +23,19 @@ impl Structurer<'_> {
         }
         // (a `while True:` loop, whose header is the NOP of its line: a `while c:` loop's test,
         // `while a or b and c:` over several blocks, jumps to the code after the loop itself)
-        if self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
-            || self.cfg.blocks[header].succs.iter().any(|e| e.to == x)
-        {
+        // (a body of one block, the header, holds the test too: there the NOP's line is the
+        // `while` line's, and the code after it is on lines of its own; weakref `popitem`)
+        let hi = self.instrs(header);
+        if hi.first().map(|i| i.op.name) != Some("NOP") {
+            return false;
+        }
+        let one_block_body = match (hi.first(), hi.get(1)) {
+            (Some(n), Some(next)) => {
+                next.loc.line.is_some() && n.loc.line.is_some() && next.loc.line != n.loc.line
+            }
+            _ => false,
+        };
+        if !one_block_body && self.cfg.blocks[header].succs.iter().any(|e| e.to == x) {
             return false;
         }
         // entered only by conditional jumps from the body

@@ -834,10 +834,15 @@ impl<'a> Structurer<'a> {
     }
 
     fn above(&self, stack: &[Val], base: &[Val]) -> Result<Vec<Val>, DecompileError> {
-        stack
-            .get(base.len()..)
-            .map(<[Val]>::to_vec)
-            .ok_or_else(|| self.err("the stack went below the statement's base"))
+        stack.get(base.len()..).map(<[Val]>::to_vec).ok_or_else(|| {
+            if std::env::var("FRAMEJIT_DEBUG_BELOW").is_ok() {
+                eprintln!(
+                    "below: {stack:?} / {base:?}\n{}",
+                    std::backtrace::Backtrace::force_capture()
+                );
+            }
+            self.err("the stack went below the statement's base")
+        })
     }
 
     fn instrs(&self, b: usize) -> block_instrs::Instrs<'a> {
@@ -1836,6 +1841,14 @@ impl<'a> Structurer<'a> {
                             self.err("a block that replaces the values under its statement")
                         );
                     }
+                    // (the same out of nested `for` loops, with fewer values than it had)
+                    if left.len() < base.len() {
+                        if let Some(n) = self.return_past_iter(base, &left, next, lp) {
+                            whole = Some(left);
+                            b = n;
+                            continue;
+                        }
+                    }
                     // (≤3.10 `return CONSTANT` out of a `for` loop in a try body: the iterator
                     // popped, then POP_BLOCK, the constant loaded after it)
                     if let Some(n) = self.const_return_past_iter(b, base, &left, next) {
@@ -1984,7 +1997,9 @@ impl<'a> Structurer<'a> {
                         b = merge;
                         continue;
                     }
-                    if left.len() != base.len() {
+                    if left.len() != base.len()
+                        || finally_wait::popped_iters(base, &left).is_some()
+                    {
                         // 3.12+: the arms each end with a copy of the statement's exit
                         if let Some(stmts) = self.dup_tail_ifexp(b, &test, jump_if, &left)? {
                             out.extend(stmts);

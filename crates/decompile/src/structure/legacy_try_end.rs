@@ -172,9 +172,9 @@ pub(super) fn hoist_exit_copy(stmts: &mut [crate::ast::Stmt], i: usize) -> bool 
 }
 
 impl Structurer<'_> {
-    /// A block leaving a `for` loop with `return x` through a finally body's copy: the loop's
-    /// iterator, the last value of the body's base `base`, is popped and x swapped into its
-    /// place (`left`), and the code it goes on to (`next`: the copy, then RETURN_VALUE) never
+    /// A block leaving `for` loops with `return x` through a finally body's copy: the loops'
+    /// iterators, the last values of the body's base `base`, are popped and x swapped into the
+    /// first one's place (`left`), and the code it goes on to (`next`: the copy, then RETURN_VALUE) never
     /// comes back into the loop. `Some(next)`: go on there with that stack.
     pub(super) fn return_past_iter(
         &self,
@@ -185,10 +185,9 @@ impl Structurer<'_> {
     ) -> Option<usize> {
         use crate::exprs::Val;
         let (n, header) = (next?, lp?.header);
-        let k = base.len().checked_sub(1)?;
-        let swapped = matches!(base.last(), Some(Val::Iter(_)))
-            && left.get(..k) == base.get(..k)
-            && matches!(left.last(), Some(Val::Expr(_)));
+        // (out of nested loops: every iterator popped, x in the first one's place)
+        let k = super::finally_wait::popped_iters(base, left)?;
+        let swapped = left.len() == k + 1 && matches!(left.last(), Some(Val::Expr(_)));
         let reach = self.reach_within(n, &[]);
         // (every way on ends in a return: nothing else could take the value)
         let returns = reach.iter().enumerate().filter(|(_, &r)| r).all(|(x, _)| {

@@ -1,0 +1,35 @@
+"""Lead, session 18 (cases in tests/support/lead18_cases.py): `return x` out of `for` loops in a
+try body whose finally body branches, 3.9-3.14. Each case is decompiled under the interpreter,
+compiled again and run against the original on several inputs: equal results, and the same
+instructions, where it is read; the rest is refused, never read wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import assert_cases_behave, assert_cases_same_code, interpreter, run_json
+
+ALL = {
+    "for_return_through_finally_if",
+    "nested_for_return_through_finally_if",
+    "for_return_through_finally_if_else",
+}
+# a finally body whose copy on the way out has an `if` with an `else:`, with a value waiting under
+# it: not read yet on any version ("an exit from a try body without the finally body's copy")
+REFUSED = {minor: {"for_return_through_finally_if_else"} for minor in range(9, 15)}
+
+
+@pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])
+def report(request) -> tuple:
+    exe = interpreter(request.param)
+    return request.param, run_json(exe, "tests/support/lead18_cases.py", timeout=300)
+
+
+def test_cases_decompile_and_behave(report) -> None:
+    minor, results = report
+    assert_cases_behave(minor, results, ALL, REFUSED.get(minor, set()))
+
+
+def test_cases_same_code(report) -> None:
+    minor, results = report
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), set())

@@ -1,5 +1,5 @@
 """Lead, session 18 (cases in tests/support/lead18_cases.py): `return x` out of `for` loops in a
-try body whose finally body branches, 3.9-3.14. Each case is decompiled under the interpreter,
+try body whose finally body branches, and `if a or b: break` in loops, 3.9-3.14. Each case is decompiled under the interpreter,
 compiled again and run against the original on several inputs: equal results, and the same
 instructions, where it is read; the rest is refused, never read wrong."""
 
@@ -13,10 +13,16 @@ ALL = {
     "for_return_through_finally_if",
     "nested_for_return_through_finally_if",
     "for_return_through_finally_if_else",
+    "or_break_in_nested_if",
+    "or_break_first_in_while",
+    "two_if_breaks",
 }
 # a finally body whose copy on the way out has an `if` with an `else:`, with a value waiting under
 # it: not read yet on any version ("an exit from a try body without the finally body's copy")
 REFUSED = {minor: {"for_return_through_finally_if_else"} for minor in range(9, 15)}
+# 3.10 copies the small exit into the `break` (after a NOP on its line), and reads the arm as that
+# `return` (same behaviour, other jumps: issue 3's 3.10 rows)
+OTHER_CODE = {10: {"or_break_in_nested_if", "or_break_first_in_while"}}
 
 
 @pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])
@@ -32,4 +38,4 @@ def test_cases_decompile_and_behave(report) -> None:
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), set())
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), OTHER_CODE.get(minor, set()))

@@ -5,7 +5,9 @@ copy's `if` is a statement over that waiting value (structure/finally_wait.rs `p
 legacy_try_end.rs `return_past_iter`), not two arms each running the RETURN_VALUE.
 Each case is a module whose `run` is decompiled with it, compiled again, run against the original
 on several inputs, and every code object's instruction sequence compared
-(decompile_py312_cases.check). Prints JSON."""
+(decompile_py312_cases.check). Prints JSON.
+Also `if a or b: break` whose first test's jump ≤3.9 thread to the loop's exit (structure.rs
+`fold_condition`)."""
 
 from __future__ import annotations
 
@@ -71,6 +73,46 @@ def run(xs):
         else:
             log.append("none")
     return log
+''',
+    # ≤3.9 thread the first test's jump to the loop's exit past the `break` block the second
+    # test falls into: one `if a or b: break` (ftplib parse257), not the loop's own test
+    "or_break_in_nested_if": '''
+def run(xs):
+    i, n, out = 0, len(xs), []
+    while i < n:
+        c = xs[i]
+        i = i + 1
+        if c % 2:
+            if i >= n or xs[i] == c:
+                break
+            i = i + 1
+        out.append(c)
+    return out, i
+''',
+    "or_break_first_in_while": '''
+def run(xs):
+    i, n = 0, len(xs)
+    while i < n:
+        if i >= n - 1 or xs[i] > xs[i + 1]:
+            break
+        i = i + 1
+    return i
+''',
+    # two `if c: break` statements: each `break` a block of its own (http.client
+    # `_read_and_discard_trailer`)
+    "two_if_breaks": '''
+def run(xs):
+    out = []
+    while True:
+        line = xs.pop() if xs else 0
+        if line > 8:
+            raise ValueError(line)
+        if not line:
+            break
+        if line in (1, 2, 3):
+            break
+        out.append(line)
+    return out
 ''',
 }
 

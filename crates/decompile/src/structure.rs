@@ -2717,20 +2717,51 @@ impl<'a> Structurer<'a> {
                 // (3.12+ copy the jump back to a `while` loop's header into each place that goes
                 // there: the parts of its bottom test)
                 // (3.12+ also copies of one small exit block: `return None` after the loop)
+                // (≤3.9: a test whose true way is a `break` block jumps straight to the loop's
+                // exit, the block that only jumps there being the next test's: `if a or b:
+                // break`; not the loop's own test, where such a block is a `break` after it)
+                let first = members.first().copied();
+                let breaks = |x: usize, y: usize| {
+                    self.code.version <= framejit_bytecode::PyVersion::V3_9
+                        && lp.is_some_and(|c| {
+                            first != Some(c.header)
+                                && c.exit.is_some_and(|e| {
+                                    // (one of them the exit itself: two `break` blocks are two
+                                    // `if c: break` statements, their jumps not threaded)
+                                    (x == e) != (y == e)
+                                        && self.resolve_jumps(x) == e
+                                        && self.resolve_jumps(y) == e
+                                })
+                        })
+                };
                 let same = |x: usize, y: usize| {
-                    self.same_place(x, y, lp) || self.exit_copies(x, y) || self.reraise_copies(x, y)
+                    self.same_place(x, y, lp)
+                        || self.exit_copies(x, y)
+                        || self.reraise_copies(x, y)
+                        || breaks(x, y)
                 };
                 // (3.12+ `if a and b: B` ending a loop body: each test jumps to the next over its
                 // own copy of the jump back, the way on when it is false)
                 let same_false = |x: usize, y: usize| same(x, y) || self.latch_copies(x, y, lp);
+                // (the place kept for the joined condition: the `break` block rather than the
+                // exit its threaded jump went to, so that the loop's own test does not take the
+                // condition in as `while c and not (a or b):`)
+                let keep = |x: usize, y: usize| {
+                    let exit = lp.and_then(|c| c.exit);
+                    if x != y && exit == Some(x) && exit != Some(y) && breaks(x, y) {
+                        y
+                    } else {
+                        x
+                    }
+                };
                 let joined = if c == t && same_false(fc, f) {
-                    Some((BoolOp::And, ec, tc, f))
+                    Some((BoolOp::And, ec, tc, keep(f, fc)))
                 } else if c == t && same(tc, f) {
-                    Some((BoolOp::And, negate(ec), fc, f))
+                    Some((BoolOp::And, negate(ec), fc, keep(f, tc)))
                 } else if c == f && same(tc, t) {
-                    Some((BoolOp::Or, ec, t, fc))
+                    Some((BoolOp::Or, ec, keep(t, tc), fc))
                 } else if c == f && same(fc, t) {
-                    Some((BoolOp::Or, negate(ec), t, tc))
+                    Some((BoolOp::Or, negate(ec), keep(t, fc), tc))
                 } else {
                     None
                 };

@@ -114,6 +114,47 @@ def run(xs):
         out.append(line)
     return out
 ''',
+    # ≤3.9 `return CONSTANT` out of a try/except body inside a try/finally: both POP_BLOCKs, the
+    # finally body's copy (its `if` joined where the constant is loaded), the return; the inner
+    # body never completes (test.support.socket_helper `_is_ipv6_enabled`)
+    "const_return_through_nested_finally_if": CLOSER + '''
+def probe(xs, log):
+    sock = None
+    try:
+        try:
+            sock = Closer(log) if xs else None
+            log.append(10 // len(xs) if len(xs) != 3 else 1 // 0)
+            return True
+        except ZeroDivisionError:
+            log.append("zero")
+    finally:
+        if sock:
+            sock.close()
+    return False
+def run(xs):
+    log = []
+    return probe(xs, log), log
+''',
+    # ≤3.9 `if c: with m: return x  else: with n: return y`: the arms meet only where a manager
+    # suppresses (importlib `FileLoader.get_data`)
+    "with_returns_in_both_arms": '''
+class Quiet:
+    def __init__(self, log, v):
+        self.log, self.v = log, v
+    def __enter__(self):
+        return self.v
+    def __exit__(self, *exc):
+        self.log.append(exc[0].__name__ if exc[0] else None)
+        return True
+def run(xs):
+    log = []
+    if len(xs) % 2:
+        with Quiet(log, xs) as file:
+            return 10 // file[-1], log
+    else:
+        with Quiet(log, xs) as file:
+            return file[0] // 2, log
+''',
 }
 
 

@@ -386,7 +386,15 @@ impl Structurer<'_> {
         else {
             return merge;
         };
-        if waiting && super::legacy_copy_flow::in_exit_copy(self, b, h) {
+        // (or nothing waits, the `return CONSTANT` loading its constant after the copy)
+        let const_return = || {
+            matches!(&self.instrs(m)[..], [l, r] if l.op.name == "LOAD_CONST" && r.op.name == "RETURN_VALUE")
+                && self.cfg.blocks[m]
+                    .succs
+                    .iter()
+                    .all(|e| e.kind == EdgeKind::Exception)
+        };
+        if (waiting || const_return()) && super::legacy_copy_flow::in_exit_copy(self, b, h) {
             return merge;
         }
         let in_body = matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(m));
@@ -461,6 +469,24 @@ impl Structurer<'_> {
             .filter(|&x| !body_depth.is_some_and(|d| self.loop_const_return(x, d)))
             .and_then(|x| self.succ(x, EdgeKind::Fall))
             .filter(|&n| body_depth.is_none_or(|d| self.entry_depth[n].is_none_or(|x| x <= d)))
+            .filter(|&n| !self.leaves_enclosing_range(h, n))
+    }
+
+    /// ≤3.9 try/except whose handler is `h`: is `n`, where its range's last POP_BLOCK falls, the
+    /// POP_BLOCK of an enclosing range, laid out before the handler? The body's normal path jumps
+    /// past the handlers (the `else:` and the code after the statement come after them); code
+    /// falling on out of the range there is a way out of both (`return CONSTANT` through an
+    /// enclosing finally body), and the body never completes.
+    fn leaves_enclosing_range(&self, h: usize, n: usize) -> bool {
+        self.code.version <= framejit_bytecode::PyVersion::V3_9
+            && n < h
+            && matches!(
+                self.instrs(h).first().map(|i| i.op.name),
+                Some("DUP_TOP" | "POP_TOP")
+            )
+            && self.cover(n).is_some_and(|o| o != h)
+            && !self.instrs(n).is_empty()
+            && self.instrs(n).iter().all(|i| i.op.name == "POP_BLOCK")
     }
 
     /// Run block `b` but its last instruction (the setup): its statements and the stack left.

@@ -2410,6 +2410,14 @@ impl<'a> Structurer<'a> {
         let walls: Vec<usize> = lp
             .map(|c| std::iter::once(c.header).chain(c.exit).collect())
             .unwrap_or_default();
+        // (≤3.9: a with statement's exit handler, where the manager may suppress the exception
+        // and go on after the statement: the arms may meet only that way, `if c: with m: return
+        // x  else: with n: return y`, importlib `FileLoader.get_data`)
+        let suppresses = |h: usize| {
+            self.legacy.is_some()
+                && self.code.version <= framejit_bytecode::PyVersion::V3_9
+                && self.instrs(h).first().map(|i| i.op.name) == Some("WITH_EXCEPT_START")
+        };
         let reach = |start: usize| -> Vec<bool> {
             let mut seen = vec![false; n];
             let mut todo = vec![start];
@@ -2422,7 +2430,7 @@ impl<'a> Structurer<'a> {
                     continue;
                 }
                 for e in &self.cfg.blocks[x].succs {
-                    if e.kind != EdgeKind::Exception {
+                    if e.kind != EdgeKind::Exception || suppresses(e.to) {
                         todo.push(e.to);
                     }
                 }

@@ -18,6 +18,7 @@ ALL = {
     "two_if_breaks",
     "const_return_through_nested_finally_if",
     "with_returns_in_both_arms",
+    "nested_if_else_ending_arm",
 }
 # a finally body whose copy on the way out has an `if` with an `else:`, with a value waiting under
 # it: not read yet on any version ("an exit from a try body without the finally body's copy")

@@ -155,6 +155,30 @@ def run(xs):
         with Quiet(log, xs) as file:
             return file[0] // 2, log
 ''',
+    # ≤3.9 `if c: A  else: B` ending an outer `if` arm: the arm's end is the jump past the outer
+    # `else:`, where an `if` inside A also jumps when false (tkinter `_stringify`,
+    # xml.sax.expatreader `setFeature`)
+    "nested_if_else_ending_arm": '''
+class Box:
+    b = None
+def run(xs):
+    out = []
+    for x in xs:
+        box = Box()
+        if x % 3 == 0:
+            if x:
+                if box.b is None:
+                    box.a = x
+            else:
+                box.c = None
+        elif x % 3 == 1:
+            if x > 4:
+                out.append(ValueError(x).args)
+        else:
+            box.d = 5
+        out.append(sorted(vars(box).items()))
+    return out
+''',
 }
 
 

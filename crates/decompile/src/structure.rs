@@ -1455,6 +1455,21 @@ impl<'a> Structurer<'a> {
                 reached = Some(std::mem::take(&mut carry));
                 break;
             }
+            // (≤3.9: a block already out that only jumps to where this region stops is no code of
+            // its own: `if c: A  else: B` ending an outer `if` arm ends with the jump past the
+            // outer `else:`, where an `if` in A also jumps when false)
+            if stop.is_some()
+                && self.emitted[b]
+                && carry.is_empty()
+                && self.code.version <= framejit_bytecode::PyVersion::V3_9
+                && self
+                    .lone_instr(b)
+                    .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE"))
+                && self.succ(b, EdgeKind::Jump) == stop
+            {
+                reached = Some(Vec::new());
+                break;
+            }
             // A try body ends at the first block its handler does not cover, except a `return`,
             // `break` or `continue` of the body: the compiler leaves the try's range before those.
             if let Some(&(h, found)) = self.try_body.last() {

@@ -19,6 +19,8 @@ ALL = {
     "const_return_through_nested_finally_if",
     "with_returns_in_both_arms",
     "nested_if_else_ending_arm",
+    "elif_code_then_break",
+    "elif_raise_then_break",
 }
 # a finally body whose copy on the way out has an `if` with an `else:`, with a value waiting under
 # it: not read yet on any version ("an exit from a try body without the finally body's copy")
@@ -29,10 +31,19 @@ for _minor in range(11, 15):
     REFUSED[_minor].add("const_return_through_nested_finally_if")
 # 3.10 copies the small exit into the `break` (after a NOP on its line), and reads the arm as that
 # `return` (same behaviour, other jumps: issue 3's 3.10 rows)
+# `while True:` left only by a `break` after code in an `elif` arm: refused on 3.10 ("a block
+# would come out twice"); other code (same behaviour) on 3.11 and 3.14, and with a `raise` before
+# the `break` on 3.12 / 3.13 (the loop's exit chosen otherwise: not read yet)
+REFUSED[10] |= {"elif_code_then_break", "elif_raise_then_break"}
+ELIF_BREAK = {"elif_code_then_break", "elif_raise_then_break"}
 # (and `return CONSTANT` out of a try/except body in a try/finally: read as the `else:` part there,
 # which 3.10 lays out as the body's way on; same behaviour)
 OTHER_CODE = {
-    10: {"or_break_in_nested_if", "or_break_first_in_while", "const_return_through_nested_finally_if"}
+    10: {"or_break_in_nested_if", "or_break_first_in_while", "const_return_through_nested_finally_if"},
+    11: ELIF_BREAK,
+    12: {"elif_raise_then_break"},
+    13: {"elif_raise_then_break"},
+    14: ELIF_BREAK,
 }
 
 

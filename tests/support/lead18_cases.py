@@ -179,6 +179,40 @@ def run(xs):
         out.append(sorted(vars(box).items()))
     return out
 ''',
+    # ≤3.9 `while True:` left only by a `break` after code in an `elif` arm: that code is laid out
+    # in the body, the code after the loop where its jump goes (structure/exit_in_body.rs
+    # `break_code_exit`); the arm's post-dominator, reached only by going round the loop, is no
+    # merge (loop_exits.rs `loop_merge`)
+    "elif_code_then_break": '''
+def run(xs):
+    seen = []
+    data = None
+    while True:
+        chunk = xs.pop() if xs else "data"
+        if chunk == 1:
+            seen.append("one")
+        elif chunk == "data":
+            data = len(seen)
+            break
+        seen.append(chunk)
+    return seen, data
+''',
+    # the same with `if c: raise` before the `break` (its jump threaded to the exit, the
+    # `break`'s own jump left dead: legacy_loop_exits.rs `legacy_break_without_else`)
+    "elif_raise_then_break": '''
+def run(xs):
+    seen = []
+    while True:
+        chunk = xs.pop() if xs else 0
+        if chunk == 1:
+            seen.append("one")
+        elif chunk in (0, 2):
+            if not seen:
+                raise ValueError("nothing before the end")
+            break
+        seen.append(chunk)
+    return seen
+''',
 }
 
 

@@ -263,3 +263,60 @@ impl Structurer<'_> {
                 .is_some_and(|i| i.op.name == "RETURN_VALUE")
     }
 }
+
+impl Structurer<'_> {
+    /// ≤3.9: every way out of the loop with blocks `body` (`exits`) is laid out among the
+    /// body's blocks, and the code they run goes on past the body to one place only (the rest
+    /// returns or raises): that place is the code after the loop, and the ways out are code of
+    /// the body before a `break` (`elif c: y = 1; break` in a `while True:` left only there,
+    /// with perhaps `if not y: raise E` before it). The compiler lays the code after a loop out
+    /// after the loop; nothing but the body lies among its blocks (3.10 copies small exits into
+    /// a `break` and is left to its own readings; 3.12+ have `break_jump_exit`; on 3.11 the
+    /// rule made `re._parser._parse_flags`, whose loop is also left by raises laid out in it,
+    /// read worse, so it is not applied there).
+    pub(super) fn break_code_exit(&self, body: &[usize], exits: &[usize]) -> Option<usize> {
+        let v = self.code.version;
+        if v > PyVersion::V3_9 || exits.is_empty() {
+            return None;
+        }
+        let last = body.iter().copied().max()?;
+        if exits.iter().any(|&x| x > last) {
+            return None;
+        }
+        // (ways out that are lone jumps, `break`s themselves, are the general choice's business)
+        if exits.iter().all(|&x| {
+            self.lone_instr(x)
+                .is_some_and(|i| i.op.flow == framejit_bytecode::opcode::Flow::Jump)
+        }) {
+            return None;
+        }
+        let n = self.cfg.blocks.len();
+        let mut seen = vec![false; n];
+        let mut todo: Vec<usize> = exits.to_vec();
+        let mut places: Vec<usize> = Vec::new();
+        while let Some(x) = todo.pop() {
+            if x > last {
+                if !places.contains(&x) {
+                    places.push(x);
+                }
+                continue;
+            }
+            // (back into the loop: not a way out that the body's code runs before a `break`)
+            if body.binary_search(&x).is_ok() {
+                return None;
+            }
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            for e in &self.cfg.blocks[x].succs {
+                if e.kind != EdgeKind::Exception {
+                    todo.push(e.to);
+                }
+            }
+        }
+        match places.as_slice() {
+            [p] => Some(*p),
+            _ => None,
+        }
+    }
+}

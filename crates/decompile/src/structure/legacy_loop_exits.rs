@@ -165,7 +165,14 @@ impl Structurer<'_> {
             return false;
         }
         let before = taken - 1;
-        if self.cfg.blocks[before].preds.is_empty() && before != fall {
+        // (a dead block before `taken` counts where it is the `break`'s own jump to the exit,
+        // left behind where the test before it jumps there itself: `if c: raise E` then
+        // `break` ending the arm)
+        let dead_break = self
+            .lone_instr(before)
+            .is_some_and(|i| i.op.name == "JUMP_ABSOLUTE")
+            && self.succ(before, EdgeKind::Jump) == Some(exit);
+        if self.cfg.blocks[before].preds.is_empty() && before != fall && !dead_break {
             return false;
         }
         let names: Vec<&str> = self.instrs(before).iter().map(|i| i.op.name).collect();

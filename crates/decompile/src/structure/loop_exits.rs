@@ -28,10 +28,10 @@ impl Structurer<'_> {
     ) -> Option<usize> {
         let body = &self.loop_at(lp.header)?.body;
         let inside = |x: usize| x != lp.header && Some(x) != lp.exit && body.contains(&x);
-        // (3.11+: not a block one arm gets to only by going round the loop: a `while True:` left
-        // only through a `break` in one arm has that arm's way out post-dominate the branch)
+        // (3.11+, ≤3.9: not a block one arm gets to only by going round the loop: a `while True:`
+        // left only through a `break` in one arm has that arm's way out post-dominate the branch)
         let round = |m: usize| {
-            self.code.version >= framejit_bytecode::PyVersion::V3_11
+            self.code.version != framejit_bytecode::PyVersion::V3_10
                 && [fall, taken].iter().any(|&a| {
                     a != m && !self.reach_within(a, &[Some(b), Some(lp.header), lp.exit])[m]
                 })
@@ -516,6 +516,7 @@ impl Structurer<'_> {
         if let Some(x) = self
             .break_jump_exit(header, body, exits)
             .or_else(|| self.try_leaving_exit(body, exits))
+            .or_else(|| self.break_code_exit(body, exits))
         {
             return Some(x);
         }

@@ -21,6 +21,7 @@ ALL = {
     "nested_if_else_ending_arm",
     "elif_code_then_break",
     "elif_raise_then_break",
+    "chain_and_pass_else_then_more",
 }
 # a finally body whose copy on the way out has an `if` with an `else:`, with a value waiting under
 # it: not read yet on any version ("an exit from a try body without the finally body's copy")

@@ -2891,7 +2891,7 @@ impl<'a> Structurer<'a> {
             let (e, t, f, spans) = self.test_block(d, &with_c, base, lp)?;
             return Some((e, t, f, [c].into_iter().chain(spans).collect()));
         }
-        // (≤3.10: a jump over a chained comparison's cleanup, into the next part)
+        // (a jump over a chained comparison's cleanup, into the next part)
         if let Some(d) = self.legacy_jump_into(c, members) {
             let with_c: Vec<usize> = members.iter().copied().chain([c]).collect();
             let (e, t, f, spans) = self.test_block(d, &with_c, base, lp)?;

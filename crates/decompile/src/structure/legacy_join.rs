@@ -96,13 +96,14 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// ≤3.10: block `c` only jumps forward (JUMP_FORWARD) and is reached only from `members`, the
+    /// Block `c` only jumps forward (JUMP_FORWARD) and is reached only from `members`, the
     /// blocks of a condition that holds a chained comparison: the jump of its last comparison's
     /// holding (`and`) or failing (`or`) way over the comparison's cleanup.
     /// The block it jumps to, a part of the condition (`a < b < c or d`) where a test is there.
+    /// (Every version lays the comparison out so; 3.11+ `if a == b == c and d: pass  else: E`
+    /// followed by more code came out twice without it, b_twice310 `chain_and_pass_else`.)
     pub(super) fn legacy_jump_into(&self, c: usize, members: &[usize]) -> Option<usize> {
-        if self.code.version >= framejit_bytecode::PyVersion::V3_11
-            || self.emitted[c]
+        if self.emitted[c]
             || members.contains(&c)
             || self
                 .lone_instr(c)

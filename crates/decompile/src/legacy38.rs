@@ -54,6 +54,7 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
         };
         let Some((setup, group)) = last_setup(bc, &done) else {
             drop_dead(bc, offsets, &keep);
+            debug_dump(bc);
             return;
         };
         let label = match item_instr(bc, setup).and_then(Instr::target) {
@@ -67,6 +68,20 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
             keep.extend(lower_with(bc, offsets, group));
         } else {
             lower_finally(bc, offsets, &depths, setup, group);
+        }
+    }
+}
+
+/// (FRAMEJIT_DEBUG_LOWER38=1 prints the lowered items, for whoever works on the decompiler)
+fn debug_dump(bc: &Bytecode) {
+    if std::env::var_os("FRAMEJIT_DEBUG_LOWER38").is_none() {
+        return;
+    }
+    for item in &bc.items {
+        match item {
+            Item::Label(l) => eprintln!("  {l:?}:"),
+            Item::Instr(ins) => eprintln!("      {} {:?}", ins.op.name, ins.arg),
+            other => eprintln!("      {other:?}"),
         }
     }
 }
@@ -361,23 +376,29 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
     }
     let mut live = vec![false; n];
     let mut todo = vec![0usize];
-    while let Some(i) = todo.pop() {
-        if i >= n || std::mem::replace(&mut live[i], true) {
-            continue;
+    // (a second round from the dead ways into `else:` parts of try statements whose body raises)
+    for round in 0..2 {
+        if round == 1 {
+            todo = crate::legacy_layout38::dead_else_entries(bc, &live);
         }
-        let Item::Instr(ins) = &bc.items[i] else {
-            todo.push(i + 1);
-            continue;
-        };
-        if let Some(t) = ins.target() {
-            match at.iter().find(|(l, _)| *l == t) {
-                Some(&(_, p)) => todo.push(p),
-                // a jump to nowhere: leave the code as it is
-                None => return,
+        while let Some(i) = todo.pop() {
+            if i >= n || std::mem::replace(&mut live[i], true) {
+                continue;
             }
-        }
-        if matches!(ins.op.flow, Flow::Next | Flow::Branch) {
-            todo.push(i + 1);
+            let Item::Instr(ins) = &bc.items[i] else {
+                todo.push(i + 1);
+                continue;
+            };
+            if let Some(t) = ins.target() {
+                match at.iter().find(|(l, _)| *l == t) {
+                    Some(&(_, p)) => todo.push(p),
+                    // a jump to nowhere: leave the code as it is
+                    None => return,
+                }
+            }
+            if matches!(ins.op.flow, Flow::Next | Flow::Branch) {
+                todo.push(i + 1);
+            }
         }
     }
     // (a `return None` ending the code stays: 3.9 keeps it too, and it tells a try statement's

@@ -9,6 +9,7 @@ use framejit_bytecode::{Bytecode, Item};
 /// telling. After a try statement whose last clause (bare `except:`) returns, the END_FINALLY
 /// that ends the clauses is dead too: the jump stays, after the clause's `return`.
 pub(crate) fn keep_jump_after_raise(bc: &Bytecode, live: &mut [bool]) {
+    keep_jump_after_finally(bc, live);
     for i in 1..bc.items.len().min(live.len()) {
         let (Item::Instr(prev), Item::Instr(ins)) = (&bc.items[i - 1], &bc.items[i]) else {
             continue;
@@ -26,7 +27,7 @@ pub(crate) fn keep_jump_after_raise(bc: &Bytecode, live: &mut [bool]) {
             && !live[i]
             && matches!(
                 prev.op.name,
-                "RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD" | "RETURN_VALUE"
+                "RAISE_VARARGS" | "JUMP_ABSOLUTE" | "JUMP_FORWARD" | "RETURN_VALUE" | "RERAISE"
             )
             && matches!(ins.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
         {
@@ -50,9 +51,9 @@ pub(crate) fn keep_clause_exit_after_continue(bc: &Bytecode, live: &mut [bool]) 
         if live[i - 1]
             && !live[i]
             && !live[i + 1]
-            && prev.op.name == "JUMP_ABSOLUTE"
+            && matches!(prev.op.name, "JUMP_ABSOLUTE" | "RAISE_VARARGS")
             && pop.op.name == "POP_EXCEPT"
-            && jump.op.name == "JUMP_FORWARD"
+            && matches!(jump.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE")
         {
             live[i] = true;
             live[i + 1] = true;
@@ -75,12 +76,74 @@ pub(crate) fn keep_body_exit_after_return(bc: &Bytecode, live: &mut [bool]) {
         if live[i - 1]
             && !live[i]
             && !live[i + 1]
-            && ret.op.name == "RETURN_VALUE"
             && pop.op.name == "POP_BLOCK"
-            && jump.op.name == "JUMP_FORWARD"
+            && (ret.op.name == "RETURN_VALUE" && jump.op.name == "JUMP_FORWARD"
+                || ret.op.name == "JUMP_ABSOLUTE"
+                    && matches!(jump.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE"))
         {
             live[i] = true;
             live[i + 1] = true;
+        }
+    }
+}
+
+/// The body's own way out (POP_BLOCK, JUMP_FORWARD) of a try/except whose body ends by raising,
+/// right before the handler's first exception test: dead, like the `else:` part it jumps to, which
+/// the compiler lays out after the handler (3.9 keeps both). They are kept, from the POP_BLOCK on,
+/// so the `else:` part is read as 3.9's is (structure/dead_else.rs) instead of being lost.
+pub(crate) fn dead_else_entries(bc: &Bytecode, live: &[bool]) -> Vec<usize> {
+    let n = bc.items.len().min(live.len());
+    let mut out = Vec::new();
+    for i in 1..n.saturating_sub(2) {
+        let (Item::Instr(raise), Item::Instr(pop), Item::Instr(jump)) =
+            (&bc.items[i - 1], &bc.items[i], &bc.items[i + 1])
+        else {
+            continue;
+        };
+        // (the handler's label, then its first exception test)
+        let handler = bc.items[i + 2..]
+            .iter()
+            .find(|x| !matches!(x, Item::Label(_)))
+            .is_some_and(|x| matches!(x, Item::Instr(d) if d.op.name == "DUP_TOP"));
+        if live[i - 1]
+            && !live[i]
+            && !live[i + 1]
+            && matches!(bc.items[i + 2], Item::Label(_))
+            && handler
+            && raise.op.name == "RAISE_VARARGS"
+            && pop.op.name == "POP_BLOCK"
+            && jump.op.name == "JUMP_FORWARD"
+        {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The same jump past an `else:` after an `if` body ending with a try/finally whose body never
+/// completes: the lowering (legacy38.rs) ends the finally body with RERAISE and puts the label of
+/// the normal path's way on (dead with that path) before the jump, where 3.9 lays the same jump
+/// out after its RERAISE too. The jump is kept as after a clause's re-raise.
+fn keep_jump_after_finally(bc: &Bytecode, live: &mut [bool]) {
+    let n = bc.items.len().min(live.len());
+    for i in 2..n {
+        let Item::Instr(jump) = &bc.items[i] else {
+            continue;
+        };
+        if live[i] || !matches!(jump.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE") {
+            continue;
+        }
+        let Some(k) = (0..i)
+            .rev()
+            .find(|&k| !matches!(bc.items[k], Item::Label(_)))
+        else {
+            continue;
+        };
+        if k + 1 == i {
+            continue;
+        }
+        if live[k] && matches!(&bc.items[k], Item::Instr(r) if r.op.name == "RERAISE") {
+            live[i] = true;
         }
     }
 }

@@ -76,7 +76,7 @@ impl Structurer<'_> {
     /// `dead_clause_end`), so the jump's label says where the statement ended.
     pub(super) fn legacy_dead_clause_exit(&self, x: usize, h: usize) -> Option<usize> {
         let lg = self.legacy.as_ref()?;
-        if self.code.version != framejit_bytecode::PyVersion::V3_9
+        if self.code.version > framejit_bytecode::PyVersion::V3_9
             || x == 0
             || !self.cfg.blocks[x].preds.is_empty()
             || lg.running[x - 1] != Some(h)

@@ -16,7 +16,7 @@ import pytest
 from conftest import case_rows, case_rows_38
 
 SCRIPT = "tests/support/rows38_cases.py"
-CASES = 15
+CASES = 21
 
 
 def _check(rows: dict, exact: bool) -> None:
@@ -58,6 +58,8 @@ def _sources_as_written(rows: dict) -> None:
     assert "        else:\n            break" in src["f_break_in_try_else"]
     # the try statement's own `else:`, not the `if`'s before it
     assert "        raise LookupError(x)\n    try:" in src["f_raise_then_try_else"]
+    assert "        finally:\n            pass\n        try:\n            pass\n        finally:" in (
+        src["f_empty_finally_in_loop"])
 
 
 def test_py38_rows(tmp_path) -> None:

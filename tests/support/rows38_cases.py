@@ -10,6 +10,10 @@ instructions that say where a statement ended (legacy_layout38.rs), as 3.9 keeps
   completes (after the clauses' re-raise, or a finally body's);
 - a `break` in a try body, followed by the body's own dead way out.
 
+And two try/finally layouts the lowering now copies as 3.9 does: a finally body that ends by
+raising (its END_FINALLY is dead) and an empty one (`finally: pass`, the handler's first
+instruction its END_FINALLY).
+
 3.8 cannot import framejit: the cases are compiled there, decompiled by an interpreter that can,
 and compiled, compared and run under 3.8 again (pyc_case_runner). Under 3.9+ (`live` mode) the
 same cases are decompiled, compiled and run in one interpreter.
@@ -190,6 +194,76 @@ def f_raise_then_try_else(x, log):
         raise ValueError(x) from None
     else:
         return a, b
+
+def f_finally_raises(x, log):
+    try:
+        try:
+            log.append(10 // (x - 3))
+        finally:
+            log.append("fin")
+            if x > 4:
+                log.append("big")
+            raise KeyError("uh oh")
+    except KeyError:
+        log.append("caught")
+    return x
+
+def f_finally_raises_in_loop(x, log):
+    out = []
+    for i in range(x):
+        try:
+            try:
+                risky(i, log)
+            finally:
+                out.append(i)
+                raise LookupError(i)
+        except LookupError as e:
+            log.append(e.args)
+    return out
+
+def f_empty_finally_in_loop(x, log):
+    for i in range(x):
+        try:
+            risky(i, log)
+        finally:
+            pass
+        try:
+            pass
+        finally:
+            pass
+        log.append(i)
+    return x
+
+def f_empty_finally_return(x, log):
+    try:
+        return risky(x, log)
+    finally:
+        pass
+
+def f_empty_finally_break_continue(x, log):
+    for i in range(x):
+        try:
+            if i == 4:
+                break
+            if i == 1:
+                continue
+            risky(i, log)
+        finally:
+            pass
+        log.append(i)
+    return x
+
+def f_empty_finally_generator(x, log):
+    def gen():
+        try:
+            yield x
+            log.append("resumed")
+        finally:
+            pass
+    g = gen()
+    log.append(next(g))
+    log.append(list(g))
+    return x
 '''
 
 INPUTS = [0, 1, 2, 3, 4, 5, 7]

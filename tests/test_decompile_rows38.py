@@ -16,25 +16,30 @@ import pytest
 from conftest import case_rows, case_rows_38
 
 SCRIPT = "tests/support/rows38_cases.py"
-CASES = 21
+CASES = 28
 
 
-def _check(rows: dict, exact: bool) -> None:
+# 3.9 lays these out otherwise (the unbinding of an `except E as name:` name copied onto the clause's
+# way out; `**{}` merged by DICT_MERGE): not this branch's 3.8 rules, they must behave the same only
+NOT_EXACT_39 = frozenset({"f_except_as_raise_else", "f_except_as_break_else", "f_call_one_mapping"})
+
+
+def _check(rows: dict, exact: bool, not_exact: frozenset = frozenset()) -> None:
     assert len(rows) >= CASES
-    refused = {n: r["error"] for n, r in rows.items() if "error" in r}
+    refused = {n: r["error"] for n, r in rows.items() if "error" in r and n not in not_exact}
     if exact:
         assert not refused, refused
     for name, r in rows.items():
         if "error" in r:
             continue
         assert r["mismatches"] == [], (name, r["source"], r["mismatches"])
-        if exact:
+        if exact and name not in not_exact:
             assert r["same_instructions"], (name, r["source"])
     # (the inputs reach the raising paths)
     assert sum(r.get("raised", 0) for r in rows.values()) >= 10
 
 
-def _sources_as_written(rows: dict) -> None:
+def _sources_as_written(rows: dict, py38: bool) -> None:
     src = {n: r["source"] for n, r in rows.items()}
     # the dead way out of a clause that left names the end of the `else:` part
     assert "        except OSError:\n            break\n        else:\n            if v > 40:" in (
@@ -60,18 +65,29 @@ def _sources_as_written(rows: dict) -> None:
     assert "        raise LookupError(x)\n    try:" in src["f_raise_then_try_else"]
     assert "        finally:\n            pass\n        try:\n            pass\n        finally:" in (
         src["f_empty_finally_in_loop"])
+    assert "else:" not in src["f_except_as_return_no_else"]
+    if py38:
+        # (3.9 drops the clause's way out after its `return`: both readings compile alike there)
+        assert "        return 'key', value.args\n    else:\n        raise ValueError" in (
+            src["f_except_as_return_else"])
+        assert "    else:\n        v += 1\n    return v" in src["f_except_as_raise_else"]
+        assert "        else:\n            v += 1\n        x -= 1" in src["f_except_as_break_else"]
+        assert "dict(**{})" in src["f_call_one_mapping"]
+        assert "max(0, x, **{})" in src["f_call_one_mapping"]
+    assert "        else:\n            log.append('ok')" in src["f_bare_except_else_in_loop"]
+    assert "    else:\n        hit = 'else'" in src["f_bare_except_body_raises_else"]
 
 
 def test_py38_rows(tmp_path) -> None:
     rows = case_rows_38(SCRIPT, tmp_path)
     _check(rows, exact=True)
-    _sources_as_written(rows)
+    _sources_as_written(rows, py38=True)
 
 
 def test_py39_rows() -> None:
     rows = case_rows(SCRIPT, 9)
-    _check(rows, exact=True)
-    _sources_as_written(rows)
+    _check(rows, exact=True, not_exact=NOT_EXACT_39)
+    _sources_as_written(rows, py38=False)
 
 
 @pytest.mark.parametrize("minor", [10, 11, 12, 13, 14])

@@ -12,7 +12,8 @@ instructions that say where a statement ended (legacy_layout38.rs), as 3.9 keeps
 
 And two try/finally layouts the lowering now copies as 3.9 does: a finally body that ends by
 raising (its END_FINALLY is dead) and an empty one (`finally: pass`, the handler's first
-instruction its END_FINALLY).
+instruction its END_FINALLY). Calls with one `**` mapping and no `*` argument keep it (3.8
+passes the one mapping as it is; keywords `k=v` without a `*` compile to CALL_FUNCTION_KW).
 
 3.8 cannot import framejit: the cases are compiled there, decompiled by an interpreter that can,
 and compiled, compared and run under 3.8 again (pyc_case_runner). Under 3.9+ (`live` mode) the
@@ -263,6 +264,76 @@ def f_empty_finally_generator(x, log):
     g = gen()
     log.append(next(g))
     log.append(list(g))
+    return x
+
+def f_except_as_return_else(x, log):
+    try:
+        risky(x, log)
+    except KeyError as value:
+        return ("key", value.args)
+    else:
+        raise ValueError("did not raise")
+
+def f_except_as_return_no_else(x, log):
+    try:
+        risky(x, log)
+    except KeyError as value:
+        return ("key", value.args)
+    raise ValueError("did not raise")
+
+def f_except_as_raise_else(x, log):
+    try:
+        v = risky(x, log)
+    except OSError as e:
+        raise KeyError(e.args)
+    else:
+        v += 1
+    return v
+
+def f_except_as_break_else(x, log):
+    v = 0
+    while x:
+        try:
+            v = risky(x, log)
+        except KeyError as e:
+            log.append(e.args)
+            break
+        else:
+            v += 1
+        x -= 1
+    return v
+
+def f_bare_except_else_in_loop(x, log):
+    for i in range(x):
+        try:
+            risky(i, log)
+        except:
+            log.append("error")
+        else:
+            log.append("ok")
+    return x
+
+def f_bare_except_body_raises_else(x, log):
+    hit = None
+    try:
+        raise Exception("foo")
+    except:
+        hit = "except"
+    else:
+        hit = "else"
+    log.append(hit)
+    return x
+
+def f_call_one_mapping(x, log):
+    log.append(dict(**{}))
+    log.append(dict(**{"valid": x}))
+    log.append(max(0, x, **{}))
+    log.append(dict(*(), a=1, b=x))
+    log.append(dict(a=1, **{"b": x}))
+    log.append(max(*[x, 3], key=abs))
+    log.append(max(*[x, 3], **{"key": abs}))
+    if x == 3:
+        log.append(max(*()))
     return x
 '''
 

@@ -74,6 +74,7 @@ def _sources_as_written(rows: dict, py38: bool) -> None:
         assert "        else:\n            v += 1\n        x -= 1" in src["f_except_as_break_else"]
         assert "dict(**{})" in src["f_call_one_mapping"]
         assert "max(0, x, **{})" in src["f_call_one_mapping"]
+        assert "max(*[x, 3], **{})" in src["f_call_one_mapping"]
     assert "        else:\n            log.append('ok')" in src["f_bare_except_else_in_loop"]
     assert "    else:\n        hit = 'else'" in src["f_bare_except_body_raises_else"]
 

@@ -332,6 +332,7 @@ def f_call_one_mapping(x, log):
     log.append(dict(a=1, **{"b": x}))
     log.append(max(*[x, 3], key=abs))
     log.append(max(*[x, 3], **{"key": abs}))
+    log.append(max(*[x, 3], **{}))
     if x == 3:
         log.append(max(*()))
     return x

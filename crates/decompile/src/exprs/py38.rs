@@ -168,15 +168,19 @@ const KEYWORDS: [&str; 35] = [
 /// is the source's one `**` argument, to be written whole: the compiler passes the one mapping
 /// there is as it is (BUILD_MAP_UNPACK_WITH_CALL merges two or more), and keywords `k=v` make one
 /// only beside a `*` argument (without one the call is CALL_FUNCTION_KW). So where no argument
-/// in `args` is starred, `f(0, **{})` and `f(**{'a': 1})` stay so.
+/// in `args` is starred, `f(0, **{})` and `f(**{'a': 1})` stay so. An empty one is never a run
+/// of keywords (`f(*a)` passes no mapping): `f(*a, **{})` stays so too.
 pub(super) fn whole_mapping(
     version: framejit_bytecode::PyVersion,
     prev: &str,
     args: &[Expr],
     kwargs: &Option<Expr>,
 ) -> bool {
+    let Some(Expr::Dict { keys, .. }) = kwargs else {
+        return false;
+    };
     version < framejit_bytecode::PyVersion::V3_9
         && prev != "BUILD_MAP_UNPACK_WITH_CALL"
-        && matches!(kwargs, Some(Expr::Dict { keys, .. }) if keys.iter().all(Option::is_some))
-        && !args.iter().any(|a| matches!(a, Expr::Starred { .. }))
+        && keys.iter().all(Option::is_some)
+        && (keys.is_empty() || !args.iter().any(|a| matches!(a, Expr::Starred { .. })))
 }

@@ -1353,6 +1353,15 @@ impl<'a> Sim<'a> {
                 }
                 elts.len()
             }
+            // (3.8 packs a call's positional arguments into a constant only where a `**`
+            // argument comes with them: without one, the constant is the source's `*(...)`)
+            // (and it is never empty: the empty tuple it packs is BUILD_TUPLE 0)
+            Expr::Constant {
+                value: Constant::Tuple(items),
+                ..
+            } if self.code.version < PyVersion::V3_9 && (kwargs.is_none() || items.is_empty()) => {
+                return false
+            }
             Expr::Constant {
                 value: Constant::Tuple(items),
                 ..
@@ -1717,19 +1726,24 @@ impl<'a> Sim<'a> {
                     }]
                 };
                 let mut keywords = Vec::new();
+                // (3.8: one mapping not merged by BUILD_MAP_UNPACK_WITH_CALL, with no `*`
+                // argument, is the source's one `**` argument: keywords `k=v` alone would
+                // compile to CALL_FUNCTION_KW; `py38::whole_mapping`)
+                let whole38 = py38::whole_mapping(self.code.version, prev.0, &args, &kwargs);
                 // a key that cannot be a keyword's name (`f(**{'2': 2})`): the dict is passed
                 // whole, when it is one display
-                let whole = match &kwargs {
-                    Some(Expr::Dict { keys, .. })
-                        if !keys.iter().all(|k| k.is_none() || py38::keyword_name(k)) =>
-                    {
-                        if keys.iter().any(Option::is_none) {
-                            return Err(self.err(ins, "a keyword that is not a name"));
+                let whole = whole38
+                    || match &kwargs {
+                        Some(Expr::Dict { keys, .. })
+                            if !keys.iter().all(|k| k.is_none() || py38::keyword_name(k)) =>
+                        {
+                            if keys.iter().any(Option::is_none) {
+                                return Err(self.err(ins, "a keyword that is not a name"));
+                            }
+                            true
                         }
-                        true
-                    }
-                    _ => false,
-                };
+                        _ => false,
+                    };
                 match kwargs {
                     Some(d) if whole => keywords.push(Keyword {
                         arg: None,

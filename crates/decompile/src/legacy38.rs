@@ -53,7 +53,9 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
             return;
         };
         let Some((setup, group)) = last_setup(bc, &done) else {
+            crate::legacy_layout38::bare_except_reraise(bc);
             drop_dead(bc, offsets, &keep);
+            debug_dump(bc);
             return;
         };
         let label = match item_instr(bc, setup).and_then(Instr::target) {
@@ -67,6 +69,20 @@ pub(crate) fn lower(bc: &mut Bytecode, offsets: &mut Vec<u32>) {
             keep.extend(lower_with(bc, offsets, group));
         } else {
             lower_finally(bc, offsets, &depths, setup, group);
+        }
+    }
+}
+
+/// (FRAMEJIT_DEBUG_LOWER38=1 prints the lowered items, for whoever works on the decompiler)
+fn debug_dump(bc: &Bytecode) {
+    if std::env::var_os("FRAMEJIT_DEBUG_LOWER38").is_none() {
+        return;
+    }
+    for item in &bc.items {
+        match item {
+            Item::Label(l) => eprintln!("  {l:?}:"),
+            Item::Instr(ins) => eprintln!("      {} {:?}", ins.op.name, ins.arg),
+            other => eprintln!("      {other:?}"),
         }
     }
 }
@@ -214,17 +230,15 @@ fn lower_finally(
         except_reraise(bc, depths, hi, d);
         return;
     }
-    // a bare except clause, or a with statement's handler: not a finally body
-    if matches!(
-        first.op.name,
-        "POP_TOP" | "WITH_CLEANUP_START" | "END_FINALLY"
-    ) {
+    // a bare except clause, or a with statement's handler: not a finally body (END_FINALLY
+    // first: an empty one, `finally: pass`, lowered alike, its copies empty)
+    if matches!(first.op.name, "POP_TOP" | "WITH_CLEANUP_START") {
         return;
     }
     // (a RERAISE there: a copy of a handler this pass made already)
     let Some(end) = (hi..bc.items.len()).find(|&i| {
         item_instr(bc, i).is_some_and(|x| matches!(x.op.name, "END_FINALLY" | "RERAISE"))
-            && depths.get(i).copied().flatten() == Some(d)
+            && (depths.get(i).copied().flatten() == Some(d) || ends_by_raising(bc, depths, i, d))
     }) else {
         return;
     };
@@ -328,6 +342,24 @@ fn lower_finally(
     store(bc, offsets, items);
 }
 
+/// Is item `i`, an END_FINALLY nothing reaches, the end of a finally body whose handler runs at
+/// stack depth `d` and whose last statement is a `raise` at the body's own level (the RAISE_VARARGS
+/// right before it, its operands on top of depth `d`)? The compiler still writes the END_FINALLY
+/// after it (3.9: the RERAISE after the body's copy in the handler, dead the same way). A nested
+/// statement's END_FINALLY follows its own jump or runs deeper.
+fn ends_by_raising(bc: &Bytecode, depths: &[Option<u32>], i: usize, d: u32) -> bool {
+    if depths.get(i).copied().flatten().is_some() || i == 0 {
+        return false;
+    }
+    let Some(raise) = item_instr(bc, i - 1).filter(|x| x.op.name == "RAISE_VARARGS") else {
+        return false;
+    };
+    let Arg::Raw(n) = raise.arg else {
+        return false;
+    };
+    depths.get(i - 1).copied().flatten() == Some(d + n)
+}
+
 /// The END_FINALLY of the except clauses at item `hi` (depth `d`) that runs when no clause
 /// matched, as RERAISE.
 fn except_reraise(bc: &mut Bytecode, depths: &[Option<u32>], hi: usize, d: u32) {
@@ -361,23 +393,29 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
     }
     let mut live = vec![false; n];
     let mut todo = vec![0usize];
-    while let Some(i) = todo.pop() {
-        if i >= n || std::mem::replace(&mut live[i], true) {
-            continue;
+    // (a second round from the dead ways into `else:` parts of try statements whose body raises)
+    for round in 0..2 {
+        if round == 1 {
+            todo = crate::legacy_layout38::dead_else_entries(bc, &live);
         }
-        let Item::Instr(ins) = &bc.items[i] else {
-            todo.push(i + 1);
-            continue;
-        };
-        if let Some(t) = ins.target() {
-            match at.iter().find(|(l, _)| *l == t) {
-                Some(&(_, p)) => todo.push(p),
-                // a jump to nowhere: leave the code as it is
-                None => return,
+        while let Some(i) = todo.pop() {
+            if i >= n || std::mem::replace(&mut live[i], true) {
+                continue;
             }
-        }
-        if matches!(ins.op.flow, Flow::Next | Flow::Branch) {
-            todo.push(i + 1);
+            let Item::Instr(ins) = &bc.items[i] else {
+                todo.push(i + 1);
+                continue;
+            };
+            if let Some(t) = ins.target() {
+                match at.iter().find(|(l, _)| *l == t) {
+                    Some(&(_, p)) => todo.push(p),
+                    // a jump to nowhere: leave the code as it is
+                    None => return,
+                }
+            }
+            if matches!(ins.op.flow, Flow::Next | Flow::Branch) {
+                todo.push(i + 1);
+            }
         }
     }
     // (a `return None` ending the code stays: 3.9 keeps it too, and it tells a try statement's
@@ -398,6 +436,7 @@ fn drop_dead(bc: &mut Bytecode, offsets: &mut Vec<u32>, keep_labels: &[Label]) {
     crate::legacy_layout38::keep_jump_after_raise(bc, &mut live);
     crate::legacy_layout38::keep_clause_exit_after_continue(bc, &mut live);
     crate::legacy_layout38::keep_body_exit_after_return(bc, &mut live);
+    crate::legacy_layout38::keep_bare_except_end(bc, &mut live);
     // labels no jump goes to (copies' own, those of removed code) would split blocks for nothing
     let targets: Vec<Label> = bc
         .items

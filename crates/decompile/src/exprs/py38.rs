@@ -70,19 +70,25 @@ impl Sim<'_> {
             "BUILD_MAP_UNPACK" | "BUILD_MAP_UNPACK_WITH_CALL" => {
                 let parts = self.pop_n(ins, raw as usize)?;
                 let (mut keys, mut values) = (Vec::new(), Vec::new());
+                // (a call's run of keywords `k=v` is one display: the display right after one is
+                // the source's `**{...}`)
+                let mut after_run = false;
                 for p in parts {
                     match p {
                         // keyword arguments (`f(a=1, **k)`), spelt as such only where each key
                         // is a name
                         Expr::Dict { keys: k, values: v }
-                            if name == "BUILD_MAP_UNPACK" || k.iter().all(keyword_name) =>
+                            if name == "BUILD_MAP_UNPACK"
+                                || !after_run && k.iter().all(keyword_name) =>
                         {
                             keys.extend(k);
                             values.extend(v);
+                            after_run = true;
                         }
                         other => {
                             keys.push(None);
                             values.push(other);
+                            after_run = false;
                         }
                     }
                 }
@@ -157,3 +163,24 @@ const KEYWORDS: [&str; 35] = [
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
     "with", "yield",
 ];
+
+/// 3.8 CALL_FUNCTION_EX's keyword mapping `kwargs` (after `prev`, the instruction before the call)
+/// is the source's one `**` argument, to be written whole: the compiler passes the one mapping
+/// there is as it is (BUILD_MAP_UNPACK_WITH_CALL merges two or more), and keywords `k=v` make one
+/// only beside a `*` argument (without one the call is CALL_FUNCTION_KW). So where no argument
+/// in `args` is starred, `f(0, **{})` and `f(**{'a': 1})` stay so. An empty one is never a run
+/// of keywords (`f(*a)` passes no mapping): `f(*a, **{})` stays so too.
+pub(super) fn whole_mapping(
+    version: framejit_bytecode::PyVersion,
+    prev: &str,
+    args: &[Expr],
+    kwargs: &Option<Expr>,
+) -> bool {
+    let Some(Expr::Dict { keys, .. }) = kwargs else {
+        return false;
+    };
+    version < framejit_bytecode::PyVersion::V3_9
+        && prev != "BUILD_MAP_UNPACK_WITH_CALL"
+        && keys.iter().all(Option::is_some)
+        && (keys.is_empty() || !args.iter().any(|a| matches!(a, Expr::Starred { .. })))
+}

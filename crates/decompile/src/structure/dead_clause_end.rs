@@ -15,7 +15,7 @@ use framejit_bytecode::{Item, PyVersion};
 
 /// Cut the edges out of unreachable blocks that are only POP_EXCEPT and a jump.
 pub(super) fn cut_dead_clause_ends(code: &CodeInput, cfg: &mut Cfg) {
-    if code.bytecode.version != PyVersion::V3_9 {
+    if code.bytecode.version > PyVersion::V3_9 {
         return;
     }
     let n = cfg.blocks.len();

@@ -76,10 +76,10 @@ impl Structurer<'_> {
     /// `dead_clause_end`), so the jump's label says where the statement ended.
     pub(super) fn legacy_dead_clause_exit(&self, x: usize, h: usize) -> Option<usize> {
         let lg = self.legacy.as_ref()?;
-        if self.code.version != framejit_bytecode::PyVersion::V3_9
+        if self.code.version > framejit_bytecode::PyVersion::V3_9
             || x == 0
             || !self.cfg.blocks[x].preds.is_empty()
-            || lg.running[x - 1] != Some(h)
+            || lg.running[x - 1] != Some(h) && !self.legacy_unbinding_in(x - 1, h)
             || self.cfg.blocks[x - 1].preds.is_empty()
         {
             return None;
@@ -97,6 +97,31 @@ impl Structurer<'_> {
             .blocks
             .iter()
             .position(|b| b.labels.contains(&label))
+    }
+
+    /// 3.8: is block `u` the handler that unbinds the name of an `except E as name:` clause of
+    /// handler `h` (`name = None; del name`, then the re-raise the lowering made of its
+    /// END_FINALLY), entered from that clause's body only? 3.8 lays the clause's own way out
+    /// after it (legacy_layout38.rs keeps it where it is dead).
+    fn legacy_unbinding_in(&self, u: usize, h: usize) -> bool {
+        let Some(lg) = self.legacy.as_ref() else {
+            return false;
+        };
+        let names: Vec<&str> = self.instrs(u).iter().map(|i| i.op.name).collect();
+        let unbinds = matches!(
+            names[..],
+            [
+                "LOAD_CONST",
+                "STORE_FAST" | "STORE_NAME" | "STORE_GLOBAL" | "STORE_DEREF",
+                "DELETE_FAST" | "DELETE_NAME" | "DELETE_GLOBAL" | "DELETE_DEREF",
+                "RERAISE"
+            ]
+        );
+        let preds = &self.cfg.blocks[u].preds;
+        self.code.version == framejit_bytecode::PyVersion::V3_8
+            && unbinds
+            && !preds.is_empty()
+            && preds.iter().all(|&p| lg.running[p] == Some(h))
     }
 
     /// The blocks the dead ways out of handler `h`'s clauses name

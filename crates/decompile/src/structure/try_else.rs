@@ -70,6 +70,26 @@ pub(super) fn tail_into_else(stmts: &mut Vec<Stmt>) {
     if !matches!(stmts.last(), Some(Stmt::Return { .. })) {
         return;
     }
+    // (the statement before that `return` has an `else:` already and leaves on every way, a try
+    // statement whose clauses' dead ways out name the end after its `else:`: its own end is the
+    // `return None` nothing reaches, no earlier statement's)
+    let closed = |s: &Stmt| match s {
+        Stmt::Try {
+            handlers,
+            orelse,
+            finalbody,
+            ..
+        } => {
+            !handlers.is_empty()
+                && finalbody.is_empty()
+                && leaves(orelse)
+                && handlers.iter().all(|h| leaves(&h.body))
+        }
+        _ => false,
+    };
+    if stmts.len() >= 2 && closed(&stmts[stmts.len() - 2]) {
+        return;
+    }
     // (an `if` whose body ends by raising had no `else:` where the layout shows none: its
     // `else:` would have left a dead jump after the raise, read as that `else:` when the `if` was
     // structured, `legacy_raise_then_else`; so an earlier candidate is the one the code after

@@ -11,8 +11,8 @@ use framejit_bytecode::{Instr, Item};
 
 mod arm_order;
 mod block_instrs;
-mod break_first;
 mod break_copy_line;
+mod break_first;
 mod chain_ifexp;
 mod clause_end_copy;
 pub(crate) mod closing_return;

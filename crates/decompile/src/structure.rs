@@ -51,6 +51,7 @@ mod loop_exits;
 mod loop_return;
 mod loop_shapes;
 mod loop_tail_copy;
+mod nop_else;
 mod nop_header;
 mod shared_tail;
 mod straight;
@@ -2345,6 +2346,14 @@ impl<'a> Structurer<'a> {
             // (≤3.9: `else: pass`, a jump past it to the next instruction; `legacy_layout`)
             let orelse = match orelse.is_empty() && fall_first && merge == Some(taken) {
                 true if self.legacy_empty_else(fall, taken) => vec![Stmt::Pass],
+                // (3.10: `else: pass`'s NOP, `nop_else.rs`)
+                _ if orelse.is_empty()
+                    && fall_first
+                    && !then.is_empty()
+                    && self.nop_else(fall, taken, merge, lp) =>
+                {
+                    vec![Stmt::Pass]
+                }
                 _ => orelse,
             };
             out.push(Stmt::If {

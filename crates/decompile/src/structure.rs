@@ -181,6 +181,9 @@ pub struct Structurer<'a> {
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
+    /// 3.10: blocks whose first instruction, a `pass`'s NOP, an `else: pass` stands for
+    /// (`nop_else.rs`)
+    nop_written: Vec<bool>,
     /// 3.12+ generators: the blocks of the compiler's StopIteration handler (no statement's code).
     gen_wrapper: Vec<bool>,
     /// Where a region last stopped because the try body it is in ends there: the depth of that
@@ -785,6 +788,7 @@ impl<'a> Structurer<'a> {
             carry_regions: Vec::new(),
             reachable,
             emitted: vec![false; n],
+            nop_written: vec![false; n],
             gen_wrapper,
             try_end_stop: None,
             legacy,
@@ -1603,6 +1607,10 @@ impl<'a> Structurer<'a> {
             if let Some(w) = whole.take() {
                 stack = w;
             }
+            // (3.10: a `pass` whose NOP a jump lands on, `nop_else.rs`)
+            if stack.len() == base.len() && self.nop_pass_at(b, lp) {
+                out.push(Stmt::Pass);
+            }
             if self.is_send(b) {
                 // an await / yield from: an expression, which goes on in the block it ends at
                 let (done, left) = self.send_loop(b, stack)?;
@@ -2352,6 +2360,7 @@ impl<'a> Structurer<'a> {
                     && !then.is_empty()
                     && self.nop_else(fall, taken, merge, lp) =>
                 {
+                    self.nop_written[taken] = true;
                     vec![Stmt::Pass]
                 }
                 _ => orelse,
@@ -3871,10 +3880,12 @@ impl<'a> Structurer<'a> {
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
         }
-        // (not a loop that starts with the NOP of its `while True:` line)
+        // (not a loop that starts with the NOP of its `while True:` line; 3.10 too tests a
+        // `while c:` whose body never reaches its end at its top: heapq `_siftdown`)
         if !guarded
             && else_brk.is_none()
-            && self.code.version >= framejit_bytecode::PyVersion::V3_12
+            && (self.code.version >= framejit_bytecode::PyVersion::V3_12
+                || self.code.version == framejit_bytecode::PyVersion::V3_10)
             && self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
         {
             while_break::fold(&mut stmt);

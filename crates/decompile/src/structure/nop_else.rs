@@ -54,6 +54,56 @@ impl Structurer<'_> {
             [j] => j.op.flow == Flow::Jump,
             _ => false,
         };
-        merge == Some(taken) || (alone && merge.is_some())
+        // (the NOP starting the code after the `if` where a `pass` there would keep it: that
+        // reading, `nop_pass_at`)
+        (merge == Some(taken) && !self.nop_pass_at(taken, lp)) || (alone && merge.is_some())
+    }
+}
+
+/// 3.10: a `pass` (or another statement that compiles to nothing but its line's NOP, a dead
+/// `if 0:`, the `case _:` of a match whose other cases fail) where a jump lands: the NOP starts
+/// the block the jump goes to, on a line of its own (the next instruction's is another), and the
+/// jump lands on it. Written without it, the code starts at the next instruction and the recompiled
+/// jump lands there (`while c: if d: x  else: return` followed by `pass`; the code after a `for`
+/// loop starting with `if 0 and m:`). A `pass` written there compiles to that NOP again; it does
+/// nothing, so it cannot change what the code does.
+impl Structurer<'_> {
+    /// Does block `b`, about to be read as statements (at the statement's base: nothing on the
+    /// stack above it) in loop `lp`, start with such a NOP? Not a loop's header (a `while True:`
+    /// line's NOP, which the loop writes), nor a `break` line's NOP before its copy of the code
+    /// after the loop (`break_copy_line.rs`).
+    pub(super) fn nop_pass_at(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
+        if self.code.version != PyVersion::V3_10 || self.emitted[b] || self.nop_written[b] {
+            return false;
+        }
+        let jumped_to = self.cfg.blocks[b].preds.iter().any(|&p| {
+            self.cfg.blocks[p]
+                .succs
+                .iter()
+                .any(|e| e.to == b && e.kind == crate::flow::EdgeKind::Jump)
+        });
+        if !jumped_to
+            || self.loop_at(b).is_some()
+            || lp.is_some_and(|c| c.header == b)
+            || self.break_line_copy(b)
+        {
+            return false;
+        }
+        let instrs = self.instrs(b);
+        let Some(nop) = instrs.first() else {
+            return false;
+        };
+        if nop.op.name != "NOP" || nop.loc.line.is_none() {
+            return false;
+        }
+        // (the next instruction: in the block, or the first of the block it falls into)
+        let next_line = match instrs.get(1) {
+            Some(i) => i.loc.line,
+            None => self
+                .only_fall(b)
+                .and_then(|n| self.instrs(n).first().map(|i| i.loc.line))
+                .flatten(),
+        };
+        next_line != nop.loc.line
     }
 }

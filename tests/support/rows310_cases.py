@@ -86,6 +86,58 @@ def f_cond_break_copy_else_return(x, log):
         log.append(i)
         i += 1
     return log
+def f_else_pass_ends_function(x, log):
+    if not x % 2:
+        log.append("even")
+    else:
+        pass
+
+def f_else_pass_in_for(x, log):
+    for i in range(x):
+        if i % 3:
+            log.append(i)
+        else:
+            pass
+
+def f_or_else_pass_then_code(x, log):
+    if x > 6 or x == 2:
+        log.append("big")
+    else:
+        pass
+    log.append(x)
+
+def f_pass_after_if_in_while(x, log):
+    n = 0
+    while n < 5:
+        if x:
+            n += x
+        else:
+            return n
+        pass
+    log.append(n)
+    return n
+
+def f_dead_if_after_for(x, log):
+    m = None
+    for i in range(x):
+        if m is None:
+            m = i
+        elif i % 2:
+            m = m + i
+    if 0 and m:
+        log.append("never")
+    return m
+
+def f_while_cond_body_then_break(x, log):
+    pos = x
+    while pos > 2:
+        half = pos >> 1
+        log.append(half)
+        if half % 2:
+            pos = half
+            continue
+        break
+    return pos
 '''
 
 INPUTS = list(range(10))
@@ -100,6 +152,12 @@ READ = [
     "f_true_or_return_in_body",
     "f_true_return_and_break",
     "f_cond_break_copy_else_return",
+    "f_else_pass_ends_function",
+    "f_else_pass_in_for",
+    "f_or_else_pass_then_code",
+    "f_pass_after_if_in_while",
+    "f_dead_if_after_for",
+    "f_while_cond_body_then_break",
 ]
 
 if __name__ == "__main__":

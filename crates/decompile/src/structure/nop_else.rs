@@ -42,7 +42,10 @@ impl Structurer<'_> {
         if nop.op.name != "NOP" || line <= body_line {
             return false;
         }
-        if self.loop_at(taken).is_some() || self.loop_edge(taken, lp) || self.break_line_copy(taken)
+        if !self.jump_lands_on(taken)
+            || self.loop_at(taken).is_some()
+            || self.loop_edge(taken, lp)
+            || self.break_line_copy(taken)
         {
             return false;
         }
@@ -71,21 +74,38 @@ impl Structurer<'_> {
     /// Does block `b`, about to be read as statements (at the statement's base: nothing on the
     /// stack above it) in loop `lp`, start with such a NOP? Not a loop's header (a `while True:`
     /// line's NOP, which the loop writes), nor a `break` line's NOP before its copy of the code
-    /// after the loop (`break_copy_line.rs`).
+    /// after the loop (`break_copy_line.rs`; not a `for` loop's exit, which the loop's end
+    /// reaches too).
     pub(super) fn nop_pass_at(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
         if self.code.version != PyVersion::V3_10 || self.emitted[b] || self.nop_written[b] {
             return false;
         }
-        let jumped_to = self.cfg.blocks[b].preds.iter().any(|&p| {
-            self.cfg.blocks[p]
-                .succs
-                .iter()
-                .any(|e| e.to == b && e.kind == crate::flow::EdgeKind::Jump)
+        // (a `for` loop's exit is no `break`: FOR_ITER jumps there when the iterator is done)
+        let for_exit = self.cfg.blocks[b].preds.iter().any(|&p| {
+            self.instrs(p)
+                .last()
+                .is_some_and(|i| i.op.name == "FOR_ITER")
+                && self.succ(p, crate::flow::EdgeKind::Jump) == Some(b)
         });
-        if !jumped_to
+        // (a jump from inside a loop out of it: the NOP may be the line of a `break` whose jump
+        // went to the next instruction, the code after the loop, and was dropped: `while c: ...
+        // break` then more code; the loop writes that `break`)
+        let labels = &self.cfg.blocks[b].labels;
+        let leaves_loop = self.cfg.blocks[b].preds.iter().any(|&p| {
+            let lands = self.instrs(p).last().is_some_and(|i| {
+                i.op.name != "FOR_ITER"
+                    && matches!(i.arg, framejit_bytecode::Arg::Jump(l) if labels.contains(&l))
+            });
+            lands
+                && self
+                    .loops
+                    .iter()
+                    .any(|l| l.body.contains(&p) && !l.body.contains(&b))
+        });
+        if !self.jump_lands_on(b)
             || self.loop_at(b).is_some()
             || lp.is_some_and(|c| c.header == b)
-            || self.break_line_copy(b)
+            || ((self.break_line_copy(b) || leaves_loop) && !for_exit)
         {
             return false;
         }
@@ -105,5 +125,20 @@ impl Structurer<'_> {
                 .flatten(),
         };
         next_line != nop.loc.line
+    }
+}
+
+impl Structurer<'_> {
+    /// Does a jump written in the code land on block `b`'s first instruction? (Not a jump the
+    /// block-stack rules moved onto `b`, a NOP-only block, from the block after it:
+    /// `legacy_blocks.rs` gives a `while True:` loop one header so, and moves the jump of the
+    /// test of `if d: pass` followed by more code onto the `pass`'s NOP the same way.)
+    pub(super) fn jump_lands_on(&self, b: usize) -> bool {
+        let labels = &self.cfg.blocks[b].labels;
+        self.cfg.blocks[b].preds.iter().any(|&p| {
+            self.instrs(p).last().is_some_and(
+                |i| matches!(i.arg, framejit_bytecode::Arg::Jump(l) if labels.contains(&l)),
+            )
+        })
     }
 }

@@ -42,6 +42,12 @@ def test_310() -> None:
     # a `return` written in the body (no `break` line's NOP before it) stays one
     src = rows["f_true_or_return_in_body"]["source"]
     assert "return i * 10" in src and "break" not in src, src
+    # the code after the try statement, copied after the finally body's copy, is read once after
+    # the statement (not as a `return` in the body, which returned the value from before)
+    src = rows["f_finally_then_return_copied"]["source"]
+    assert src.count("return v") == 1, src
+    for name in ("f_finally_return_in_body", "f_finally_both_returns"):
+        assert "error" not in rows[name], rows[name]["error"]
 
 
 @pytest.mark.parametrize("minor", [9, 11, 12, 13, 14])

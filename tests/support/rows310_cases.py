@@ -138,6 +138,51 @@ def f_while_cond_body_then_break(x, log):
             continue
         break
     return pos
+def f_finally_then_return_copied(x, log):
+    v = 0
+    if x > 1:
+        log.append("in")
+        try:
+            if x % 2:
+                v = x
+        finally:
+            v = v + 100
+    return v
+
+def f_finally_except_else_then_return(x, log):
+    res = None
+    try:
+        res = 10 // (x - 3)
+    except ZeroDivisionError:
+        pass
+    finally:
+        res = (res or 0) + 1
+        log.append(res)
+    return res
+
+def f_finally_return_in_body(x, log):
+    v = 0
+    if x > 1:
+        try:
+            if x % 2:
+                v = x
+                return v
+        finally:
+            v = v + 100
+            log.append(v)
+    return v
+
+def f_finally_both_returns(x, log):
+    v = x
+    if x:
+        try:
+            if x % 3 == 0:
+                return v
+            if x % 2:
+                v = v * 2
+        finally:
+            v = v + 1
+    return v
 '''
 
 INPUTS = list(range(10))
@@ -158,6 +203,8 @@ READ = [
     "f_pass_after_if_in_while",
     "f_dead_if_after_for",
     "f_while_cond_body_then_break",
+    "f_finally_then_return_copied",
+    "f_finally_except_else_then_return",
 ]
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ mod except_star;
 mod exit_in_body;
 mod exit_in_copy;
 mod finally_exits;
+mod finally_late_return;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;

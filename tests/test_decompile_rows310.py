@@ -45,7 +45,7 @@ def test_310() -> None:
     # the code after the try statement, copied after the finally body's copy, is read once after
     # the statement (not as a `return` in the body, which returned the value from before)
     src = rows["f_finally_then_return_copied"]["source"]
-    assert src.count("return v") == 1, src
+    assert "                return v" not in src and "        return v" in src, src
     for name in ("f_finally_return_in_body", "f_finally_both_returns"):
         assert "error" not in rows[name], rows[name]["error"]
 

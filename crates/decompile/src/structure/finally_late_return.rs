@@ -94,21 +94,25 @@ impl Structurer<'_> {
             return Ok(());
         }
         let (late, early) = self.finally_return_kinds(h);
-        if late == 0 {
+        // (only a tail that leaves was copied; where no copy of it stands in the body, the
+        // reading is the compiler's)
+        if late == 0 || !matches!(tail.last(), Some(Stmt::Return { value: Some(_) })) {
             return Ok(());
         }
-        let ret = match tail {
-            [r @ Stmt::Return { value: Some(_) }] => r,
-            _ => return Err(self.err(MIXED)),
-        };
-        // (a local variable: a `return` of the body computing it before the copy, where the
-        // copy stores it, comes out with a temporary, `_tmpN = v ... return _tmpN`; one that
-        // reads as `return v` returns the same value either way. A copied exit left elsewhere
-        // in the body would read as such a return: right only where the copy never names v)
-        let (local, named) = match ret {
-            Stmt::Return {
+        let mut pair: Vec<Stmt> = fin.to_vec();
+        pair.extend(tail.iter().cloned());
+        if !contains_pair(body, &pair) {
+            return Ok(());
+        }
+        // (a local variable returned alone: a `return v` of the body computing it before the
+        // copy, where the copy stores v, comes out with a temporary, `_tmpN = v ... return
+        // _tmpN`; one that reads as `return v` returns the same value either way. A copied exit
+        // left elsewhere in the body would read as such a return: right only where the copy
+        // never names v)
+        let (local, named) = match tail {
+            [Stmt::Return {
                 value: Some(Expr::Name { id, .. }),
-            } => (
+            }] => (
                 self.code.varnames.contains(id)
                     && !self.code.cellvars.contains(id)
                     && !self.code.freevars.contains(id),
@@ -119,8 +123,6 @@ impl Structurer<'_> {
         if early > 0 && !local {
             return Err(self.err(MIXED));
         }
-        let mut pair: Vec<Stmt> = fin.to_vec();
-        pair.push(ret.clone());
         drop_tail_pairs(body, &pair);
         if contains_pair(body, &pair) && (!local || named) {
             return Err(self.err(MIXED));

@@ -107,6 +107,25 @@ def finally_after_except(x):
     return res
 
 
+def inner_true_try_else_break(items):
+    seen = []
+    k = 0
+    while True:
+        while True:
+            try:
+                val = items[k]
+                k += 1
+                if val is not None and val < 0:
+                    raise KeyError(val)
+            except KeyError:
+                seen.append("neg")
+            else:
+                break
+        if val is None:
+            return seen, k
+        seen.append(val)
+
+
 CASES = {
     "true_or_break": [(0, 10), (3, 10), (10, 10), (10, 50)],
     "cond_or_break": [("abc",), ('a""b"c',), ('ab"',), ('"x',), ("",)],
@@ -117,4 +136,5 @@ CASES = {
     "while_cond_then_break": [(1,), (6,), (12,), (27,), (100,)],
     "finally_changes_returned": [(0, 0), (3, 0), (3, 1), (-5, 1)],
     "finally_after_except": [(0,), (3,), (5,)],
+    "inner_true_try_else_break": [([None],), ([1, -2, 3, None],), ([-1, -1, None],), ([4],)],
 }

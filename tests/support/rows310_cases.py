@@ -183,6 +183,23 @@ def f_finally_both_returns(x, log):
         finally:
             v = v + 1
     return v
+def f_inner_true_try_else_break(x, log):
+    items = list(range(x)) + [None]
+    k = 0
+    while True:
+        while True:
+            try:
+                val = items[k]
+                k += 1
+                if val is not None and val % 3 == 0:
+                    raise KeyError(val)
+            except KeyError:
+                log.append("skip")
+            else:
+                break
+        if val is None:
+            return k
+        log.append(val)
 '''
 
 INPUTS = list(range(10))
@@ -205,6 +222,7 @@ READ = [
     "f_while_cond_body_then_break",
     "f_finally_then_return_copied",
     "f_finally_except_else_then_return",
+    "f_inner_true_try_else_break",
 ]
 
 if __name__ == "__main__":

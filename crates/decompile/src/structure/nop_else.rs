@@ -73,9 +73,10 @@ impl Structurer<'_> {
 impl Structurer<'_> {
     /// Does block `b`, about to be read as statements (at the statement's base: nothing on the
     /// stack above it) in loop `lp`, start with such a NOP? Not a loop's header (a `while True:`
-    /// line's NOP, which the loop writes), nor a `break` line's NOP before its copy of the code
-    /// after the loop (`break_copy_line.rs`; not a `for` loop's exit, which the loop's end
-    /// reaches too).
+    /// line's NOP, which the loop writes), nor a block a jump from inside a loop reaches outside
+    /// it: a `break` line's NOP (before its copy of the code after the loop, `break_copy_line.rs`,
+    /// or before that code itself); not a `for` loop's exit, which FOR_ITER jumps to. (The same
+    /// NOP and small exit elsewhere, `case _: return 1`, is a `pass`'s.)
     pub(super) fn nop_pass_at(&self, b: usize, lp: Option<&LoopCtx>) -> bool {
         if self.code.version != PyVersion::V3_10 || self.emitted[b] || self.nop_written[b] {
             return false;
@@ -105,7 +106,7 @@ impl Structurer<'_> {
         if !self.jump_lands_on(b)
             || self.loop_at(b).is_some()
             || lp.is_some_and(|c| c.header == b)
-            || ((self.break_line_copy(b) || leaves_loop) && !for_exit)
+            || (leaves_loop && !for_exit)
         {
             return false;
         }

@@ -200,6 +200,12 @@ def f_inner_true_try_else_break(x, log):
         if val is None:
             return k
         log.append(val)
+def f_else_pass_copied_return(x, log):
+    if not x % 3:
+        log.append("three")
+    else:
+        pass
+    return x
 '''
 
 INPUTS = list(range(10))
@@ -223,6 +229,7 @@ READ = [
     "f_finally_then_return_copied",
     "f_finally_except_else_then_return",
     "f_inner_true_try_else_break",
+    "f_else_pass_copied_return",
 ]
 
 if __name__ == "__main__":

@@ -822,6 +822,8 @@ impl Structurer<'_> {
         };
         // (that code leaves: nothing after it is the statement's)
         let end = end.filter(|_| !super::finally_exits::ends_by_leaving(&tail));
+        // (3.10: the code after the statement copied after the copy, `finally_late_return.rs`)
+        self.take_late_finally_returns(h, &mut body, &fin, &tail)?;
         if !strip_finally_copies(&mut body, &fin) {
             return Err(self.err("an exit from a try body without the finally body's copy"));
         }

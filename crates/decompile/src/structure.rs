@@ -11,6 +11,7 @@ use framejit_bytecode::{Instr, Item};
 
 mod arm_order;
 mod block_instrs;
+mod break_copy_line;
 mod break_first;
 mod chain_ifexp;
 mod clause_end_copy;
@@ -29,6 +30,7 @@ mod except_star;
 mod exit_in_body;
 mod exit_in_copy;
 mod finally_exits;
+mod finally_late_return;
 mod finally_tail;
 mod finally_wait;
 mod guard_continue;
@@ -50,6 +52,7 @@ mod loop_exits;
 mod loop_return;
 mod loop_shapes;
 mod loop_tail_copy;
+mod nop_else;
 mod nop_header;
 mod shared_tail;
 mod straight;
@@ -179,6 +182,9 @@ pub struct Structurer<'a> {
     /// Blocks whose code is in the output: a block must not come out twice (a sign of control flow
     /// this structurer misread, which would change what the code does).
     emitted: Vec<bool>,
+    /// 3.10: blocks whose first instruction, a `pass`'s NOP, an `else: pass` stands for
+    /// (`nop_else.rs`)
+    nop_written: Vec<bool>,
     /// 3.12+ generators: the blocks of the compiler's StopIteration handler (no statement's code).
     gen_wrapper: Vec<bool>,
     /// Where a region last stopped because the try body it is in ends there: the depth of that
@@ -783,6 +789,7 @@ impl<'a> Structurer<'a> {
             carry_regions: Vec::new(),
             reachable,
             emitted: vec![false; n],
+            nop_written: vec![false; n],
             gen_wrapper,
             try_end_stop: None,
             legacy,
@@ -1621,6 +1628,10 @@ impl<'a> Structurer<'a> {
             if let Some(w) = whole.take() {
                 stack = w;
             }
+            // (3.10: a `pass` whose NOP a jump lands on, `nop_else.rs`)
+            if stack.len() == base.len() && self.nop_pass_at(b, lp) {
+                out.push(Stmt::Pass);
+            }
             if self.is_send(b) {
                 // an await / yield from: an expression, which goes on in the block it ends at
                 let (done, left) = self.send_loop(b, stack)?;
@@ -2381,6 +2392,15 @@ impl<'a> Structurer<'a> {
             // (≤3.9: `else: pass`, a jump past it to the next instruction; `legacy_layout`)
             let orelse = match orelse.is_empty() && fall_first && merge == Some(taken) {
                 true if self.legacy_empty_else(fall, taken) => vec![Stmt::Pass],
+                // (3.10: `else: pass`'s NOP, `nop_else.rs`)
+                _ if orelse.is_empty()
+                    && fall_first
+                    && !then.is_empty()
+                    && self.nop_else(fall, taken, merge, lp) =>
+                {
+                    self.nop_written[taken] = true;
+                    vec![Stmt::Pass]
+                }
                 _ => orelse,
             };
             out.push(Stmt::If {
@@ -3937,10 +3957,12 @@ impl<'a> Structurer<'a> {
         if !guarded && else_brk.is_none() && top_tested {
             while_fold::fold(&mut stmt);
         }
-        // (not a loop that starts with the NOP of its `while True:` line)
+        // (not a loop that starts with the NOP of its `while True:` line; 3.10 too tests a
+        // `while c:` whose body never reaches its end at its top: heapq `_siftdown`)
         if !guarded
             && else_brk.is_none()
-            && self.code.version >= framejit_bytecode::PyVersion::V3_12
+            && (self.code.version >= framejit_bytecode::PyVersion::V3_12
+                || self.code.version == framejit_bytecode::PyVersion::V3_10)
             && self.instrs(header).first().map(|i| i.op.name) != Some("NOP")
         {
             while_break::fold(&mut stmt);

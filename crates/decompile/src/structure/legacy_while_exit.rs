@@ -1,4 +1,4 @@
-//! ≤3.9: where a `while` loop whose every way out is a `break` inside a try body goes on.
+//! ≤3.10: where a `while` loop whose every way out is a `break` inside a try body goes on.
 //!
 //! `while True: try: B; break  except E: H` (or `... else: break`), then C: the try body's
 //! way out jumps to C and never back to the header, so the flow graph's loop (the blocks that
@@ -10,7 +10,9 @@
 //! block right after the last jump back is a `break` (an `if` or `try` ending the body goes on to
 //! that jump back, or straight to the header where the peephole optimizer threads it; a
 //! `while ... else:` part lies between, and a `break` jumps past it, so that block is not
-//! reached so and the rule does not apply).
+//! reached so and the rule does not apply). 3.10 lays a loop out the same way (it copies small
+//! exits into jumps but moves no block): test_queue `consume_nonblock`, an inner `while True:` left
+//! by a try's `else: break`, had no exit and came out twice (the rule is the last one asked).
 
 use super::Structurer;
 use crate::flow::EdgeKind;
@@ -21,7 +23,7 @@ impl Structurer<'_> {
     /// block between the header and that jump jumps to it, at the header's try nesting and stack
     /// depth. `None` where that is not so.
     pub(super) fn legacy_layout_exit(&self, header: usize, body: &[usize]) -> Option<usize> {
-        if self.legacy.is_none() || self.code.version > framejit_bytecode::PyVersion::V3_9 {
+        if self.legacy.is_none() || self.code.version > framejit_bytecode::PyVersion::V3_10 {
             return None;
         }
         let n = self.cfg.blocks.len();

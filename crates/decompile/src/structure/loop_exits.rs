@@ -295,6 +295,8 @@ impl Structurer<'_> {
                 .iter()
                 .take_while(|i| matches!(i.op.name, "NOP" | "NOT_TAKEN"))
                 .count(),
+            // (3.10: the `break` line's NOP before the copy, `break_copy_line.rs`)
+            None if self.break_line_copy(b) => 1,
             None => return self.legacy_break_copy(b, exit, lp?.header),
         };
         if start >= ins.len() {
@@ -464,6 +466,10 @@ impl Structurer<'_> {
             return false;
         }
         if body.iter().max().is_none_or(|&last| x > last) {
+            return false;
+        }
+        // (3.10: a `break` line's NOP before a copy of the code after the loop, `break_copy_line.rs`)
+        if self.break_line_copy(x) {
             return false;
         }
         let end = self.fall_chain_end(x);

@@ -2297,13 +2297,6 @@ impl<'a> Structurer<'a> {
             None => (merge, fall_first),
         };
         // (≤3.10: the merge and the arms as the block stack allows)
-        if std::env::var("DBG18").is_ok() {
-            eprintln!(
-                "branch b={b} fall={fall} taken={taken} merge={merge:?} ipdom={:?} legacy={:?}",
-                self.ipdom[b],
-                self.legacy_merge(b, merge)
-            );
-        }
         let merge = self.legacy_merge(b, merge);
         let open = self.try_body.last().copied();
         let mut then = self.arm_carry(fall, merge, base, kept.clone(), lp)?;

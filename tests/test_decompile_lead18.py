@@ -30,17 +30,14 @@ REFUSED = {minor: {"for_return_through_finally_if_else"} for minor in range(9, 1
 # try body that ends in two places" (not read yet)
 for _minor in range(11, 15):
     REFUSED[_minor].add("const_return_through_nested_finally_if")
-# 3.10 copies the small exit into the `break` (after a NOP on its line), and reads the arm as that
-# `return` (same behaviour, other jumps: issue 3's 3.10 rows)
-# `while True:` left only by a `break` after code in an `elif` arm: refused on 3.10 ("a block
-# would come out twice"); other code (same behaviour) on 3.11 and 3.14, and with a `raise` before
-# the `break` on 3.12 / 3.13 (the loop's exit chosen otherwise: not read yet)
-REFUSED[10] |= {"elif_code_then_break", "elif_raise_then_break"}
+# `while True:` left only by a `break` after code in an `elif` arm: other code (same behaviour) on
+# 3.11 and 3.14, and with a `raise` before the `break` on 3.10 and 3.12 / 3.13 (the loop's exit
+# chosen otherwise: not read yet)
 ELIF_BREAK = {"elif_code_then_break", "elif_raise_then_break"}
-# (and `return CONSTANT` out of a try/except body in a try/finally: read as the `else:` part there,
-# which 3.10 lays out as the body's way on; same behaviour)
+# (and `return CONSTANT` out of a try/except body in a try/finally: read as the `else:` part on
+# 3.10, which lays it out as the body's way on; same behaviour)
 OTHER_CODE = {
-    10: {"or_break_in_nested_if", "or_break_first_in_while", "const_return_through_nested_finally_if"},
+    10: {"const_return_through_nested_finally_if", "elif_raise_then_break"},
     11: ELIF_BREAK,
     12: {"elif_raise_then_break"},
     13: {"elif_raise_then_break"},

@@ -28,13 +28,12 @@ impl Structurer<'_> {
     ) -> Option<usize> {
         let body = &self.loop_at(lp.header)?.body;
         let inside = |x: usize| x != lp.header && Some(x) != lp.exit && body.contains(&x);
-        // (3.11+, ≤3.9: not a block one arm gets to only by going round the loop: a `while True:`
-        // left only through a `break` in one arm has that arm's way out post-dominate the branch)
+        // (not a block one arm gets to only by going round the loop: a `while True:` left only
+        // through a `break` in one arm has that arm's way out post-dominate the branch)
         let round = |m: usize| {
-            self.code.version != framejit_bytecode::PyVersion::V3_10
-                && [fall, taken].iter().any(|&a| {
-                    a != m && !self.reach_within(a, &[Some(b), Some(lp.header), lp.exit])[m]
-                })
+            [fall, taken]
+                .iter()
+                .any(|&a| a != m && !self.reach_within(a, &[Some(b), Some(lp.header), lp.exit])[m])
         };
         if self.ipdom[b].is_some_and(|m| inside(m) && !round(m)) {
             return None;

@@ -7,13 +7,8 @@ before the code after it had no `else:` (the compiler's dead jump past one would
 are compiled there, decompiled by an interpreter that can, and compiled, compared and run under
 3.8 again; on 3.9+ they run here (python SCRIPT).
 
-    python3.8 branch39_checks.py pyc OUT.pyc              write the cases as a .pyc
-    python branch39_checks.py decompile X.pyc OUT.json    (with framejit) decompile the f_* functions
-    python3.8 branch39_checks.py compare OUT.json         compile, compare instructions, run both
-    python branch39_checks.py                             (with framejit) all of it here
-
-Each f_* function takes (x, log) and is run on several x, some of which make risky() raise; the
-results, exceptions (type, message) and the side-effect log must be equal.
+Modes (pyc / decompile / compare / live) and the checks made: pyc_case_runner; the cases call
+its `risky` (RISKY), which raises for some inputs.
 """
 
 from __future__ import annotations
@@ -25,15 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pyc_case_runner  # noqa: E402
 
-SOURCE = '''
-def risky(x, log):
-    log.append(("risky", x))
-    if x == 1:
-        raise KeyError(x)
-    if x == 2:
-        raise OSError(2, "two")
-    return x * 10
-
+SOURCE = pyc_case_runner.RISKY + '''
 def f_loop_if_raise_then_code(x, log):
     n = 0
     while n < abs(x) + 1:

@@ -6,13 +6,8 @@ structurer marks the one statement the closing instructions come out as
 (crates/decompile/src/structure/closing_return.rs). Also the `else:` part of a try/except whose
 body never completes, reached only by the body's dead way out (structure/dead_else.rs).
 
-    python3.8 exits17_cases.py pyc OUT.pyc              write the cases as a .pyc
-    python exits17_cases.py decompile X.pyc OUT.json    (with framejit) decompile the f_* functions
-    python3.8 exits17_cases.py compare OUT.json         compile, compare instructions, run both
-    python exits17_cases.py                             (with framejit) all of it here
-
-Each f_* function takes (x, log) and is run on several x, some of which make risky() raise; the
-results, exceptions (type, message) and the side-effect log must be equal.
+Modes (pyc / decompile / compare / live) and the checks made: pyc_case_runner; the cases call
+its `risky` (RISKY), which raises for some inputs.
 """
 
 from __future__ import annotations
@@ -24,15 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pyc_case_runner  # noqa: E402
 
-SOURCE = '''
-def risky(x, log):
-    log.append(("risky", x))
-    if x == 1:
-        raise KeyError(x)
-    if x == 2:
-        raise OSError(2, "two")
-    return x * 10
-
+SOURCE = pyc_case_runner.RISKY + '''
 class CM:
     def __init__(self, log, swallow=False):
         self.log = log

@@ -6,13 +6,8 @@ after a `return` only behind a label). 3.8 cannot import framejit: the cases are
 decompiled by an interpreter that can, and compiled, compared and run under 3.8 again; on 3.9+
 they run here (python SCRIPT).
 
-    python3.8 legacy89_checks.py pyc OUT.pyc              write the cases as a .pyc
-    python legacy89_checks.py decompile X.pyc OUT.json    (with framejit) decompile the f_* functions
-    python3.8 legacy89_checks.py compare OUT.json         compile, compare instructions, run both
-    python legacy89_checks.py                             (with framejit) all of it here
-
-Each f_* function takes (x, log) and is run on several x, some of which make risky() raise; the
-results, exceptions (type, message) and the side-effect log must be equal.
+Modes (pyc / decompile / compare / live) and the checks made: pyc_case_runner; the cases call
+its `risky` (RISKY), which raises for some inputs.
 """
 
 from __future__ import annotations
@@ -24,15 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pyc_case_runner  # noqa: E402
 
-SOURCE = '''
-def risky(x, log):
-    log.append(("risky", x))
-    if x == 1:
-        raise KeyError(x)
-    if x == 2:
-        raise OSError(2, "two")
-    return x * 10
-
+SOURCE = pyc_case_runner.RISKY + '''
 def f_try_body_returns_none(x, log):
     try:
         risky(x, log)

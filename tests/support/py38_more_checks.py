@@ -5,12 +5,8 @@ back to the loop's header), and except clauses that may re-raise (no join of the
 normal path). 3.8 cannot import framejit: the cases are compiled there, decompiled by an
 interpreter that can, and compiled, compared and run under 3.8 again.
 
-    python3.8 py38_more_checks.py pyc OUT.pyc              write the cases as a .pyc
-    python py38_more_checks.py decompile X.pyc OUT.json    (with framejit) decompile the f_* functions
-    python3.8 py38_more_checks.py compare OUT.json         compile, compare instructions, run both
-
-Each f_* function takes (x, log) and is run on several x, some of which make risky() raise; the
-results, exceptions (type, message) and the side-effect log must be equal.
+Modes (pyc / decompile / compare / live) and the checks made: pyc_case_runner; the cases call
+its `risky` (RISKY), which raises for some inputs.
 """
 
 from __future__ import annotations
@@ -22,15 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pyc_case_runner  # noqa: E402
 
-SOURCE = '''
-def risky(x, log):
-    log.append(("risky", x))
-    if x == 1:
-        raise KeyError(x)
-    if x == 2:
-        raise OSError(2, "two")
-    return x * 10
-
+SOURCE = pyc_case_runner.RISKY + '''
 def f_raise_no_else(x, log):
     if x < 5:
         if x == 1:

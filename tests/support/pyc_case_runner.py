@@ -27,6 +27,18 @@ if "framejit" not in sys.modules and sys.version_info < (3, 9):
     sys.modules["framejit"] = types.SimpleNamespace(DecompileError=Exception, decompile=None)
 from decompile_sweep import normalized, recompiled  # noqa: E402
 
+# The helper the scripts' cases share (SOURCE = RISKY + their functions): it logs its call and
+# raises KeyError for x == 1, OSError for x == 2, so the cases' handlers run.
+RISKY = '''
+def risky(x, log):
+    log.append(("risky", x))
+    if x == 1:
+        raise KeyError(x)
+    if x == 2:
+        raise OSError(2, "two")
+    return x * 10
+'''
+
 
 def run_case(fn, arg):
     """What one call gives: its result or exception, and the log it wrote (a list input is copied,
@@ -86,7 +98,8 @@ def decompile_all(codes) -> dict:
 
 
 def main(source: str, module_name: str, inputs_for: Callable[[str], List], doc: str) -> None:
-    """The script's command line (see this module's docstring); `doc` is printed on a bad mode."""
+    """The script's command line (see this module's docstring); `doc` and these modes are printed
+    on a bad mode."""
 
     def cases() -> dict:
         ns: dict = {"__name__": module_name}
@@ -120,6 +133,6 @@ def main(source: str, module_name: str, inputs_for: Callable[[str], List], doc: 
     elif mode == "live":
         sources = decompile_all(fn.__code__ for name, fn in cases().items() if name.startswith("f_"))
     else:
-        sys.exit(doc)
+        sys.exit(doc + "\n" + (__doc__ or ""))
     rows = check(cases(), sources, inputs_for)
     print(json.dumps({"version": "%d.%d" % sys.version_info[:2], "rows": rows}))

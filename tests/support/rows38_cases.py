@@ -19,13 +19,8 @@ passes the one mapping as it is; keywords `k=v` without a `*` compile to CALL_FU
 and compiled, compared and run under 3.8 again (pyc_case_runner). Under 3.9+ (`live` mode) the
 same cases are decompiled, compiled and run in one interpreter.
 
-    python3.8 rows38_cases.py pyc OUT.pyc              write the cases as a .pyc
-    python rows38_cases.py decompile X.pyc OUT.json    (with framejit) decompile the f_* functions
-    python3.8 rows38_cases.py compare OUT.json         compile, compare instructions, run both
-    python rows38_cases.py                             (with framejit) all of it here
-
-Each f_* function takes (x, log) and is run on several x, some of which make risky() raise; the
-results, exceptions (type, message) and the side-effect log must be equal.
+Modes (pyc / decompile / compare / live) and the checks made: pyc_case_runner; the cases call
+its `risky` (RISKY), which raises for some inputs.
 """
 
 from __future__ import annotations
@@ -37,15 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pyc_case_runner  # noqa: E402
 
-SOURCE = '''
-def risky(x, log):
-    log.append(("risky", x))
-    if x == 1:
-        raise KeyError(x)
-    if x == 2:
-        raise OSError(2, "two")
-    return x * 10
-
+SOURCE = pyc_case_runner.RISKY + '''
 def f_except_break_else(x, log):
     i = 0
     while True:

@@ -975,6 +975,23 @@ pub(crate) fn fold_comprehension(
             {
                 break vec![(**v).clone()]
             }
+            // nothing collected: 3.10+ drop the element after a constant false condition
+            // (`[y for y in it if False]` loops, storing y, and collects nothing); the element is
+            // dead code, so the loop's own target stands for it
+            [] | [Stmt::Continue] | [Stmt::Pass] if !generators.is_empty() && ifs.is_empty() => {
+                ifs.push(Expr::constant(ast::Constant::Bool(false)));
+                let elt = match generators.last().map(|g| &g.target) {
+                    Some(Expr::Name { id, .. }) => Expr::Name {
+                        id: id.clone(),
+                        ctx: ast::ExprContext::Load,
+                    },
+                    _ => Expr::constant(ast::Constant::None),
+                };
+                break match kind {
+                    "<dictcomp>" => vec![elt.clone(), elt],
+                    _ => vec![elt],
+                };
+            }
             _ => {
                 return Err(err(
                     "a comprehension body of a shape this decompiler does not know",

@@ -92,15 +92,15 @@ pub(super) fn enclosing_copies(
     true
 }
 
-/// Is the innermost try body being structured a try/finally's (its handler neither except
-/// clauses nor a with statement's exit)? Only a finally body's copy is taken off a way out by
-/// `strip_copies`; a with statement's exit call before a way out is another shape.
+/// Is the innermost try body being structured a try/finally's or a with statement's (its handler
+/// not except clauses)? `strip_copies` takes a finally body's copy, or a with statement's exit
+/// call, off a way out, with the POP_EXCEPT marker before it.
 pub(super) fn in_finally_body(s: &Structurer<'_>) -> bool {
     let Some(&(h, _)) = s.try_body.last() else {
         return false;
     };
     !matches!(
         s.instrs(h).first().map(|i| i.op.name),
-        Some("DUP_TOP" | "POP_TOP" | "WITH_EXCEPT_START" | "WITH_CLEANUP_START") | None
+        Some("DUP_TOP" | "POP_TOP") | None
     )
 }

@@ -205,6 +205,9 @@ pub struct Comprehension {
     /// Per entry of `ifs` (none: all false): the clause starts a line of its own, as in the original
     /// (a layout fact the compiler's output depends on; see structure/comp_lines.rs).
     pub ifs_apart: Vec<bool>,
+    /// On a comprehension's first `for`: the first line of the code object it was decompiled
+    /// from, as a lambda's `line`.
+    pub line: Option<i32>,
 }
 
 /// `ast.arg`.
@@ -481,6 +484,10 @@ pub enum Expr {
     Lambda {
         args: Box<Arguments>,
         body: Box<Expr>,
+        /// The first line of the code object it was decompiled from (none for one made up): two
+        /// lambdas alike from code objects of different lines are two constants through 3.10
+        /// only where printed on different lines (printer.rs `code_on_own_line`).
+        line: Option<i32>,
     },
     IfExp {
         test: Box<Expr>,

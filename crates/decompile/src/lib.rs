@@ -866,7 +866,17 @@ fn class_def_of(code: &CodeInput, c: &exprs::ClassVal) -> Result<ast::Stmt, Deco
 /// comprehension expression, `outer` being the iterable of its first `for`.
 pub fn comprehension(code: &CodeInput, outer: ast::Expr) -> Result<ast::Expr, DecompileError> {
     let (body, apart) = structure::Structurer::comprehension_statements(code)?;
-    fold_comprehension(code, &body, Some(outer), &code.name, &apart)
+    let mut comp = fold_comprehension(code, &body, Some(outer), &code.name, &apart)?;
+    if let ast::Expr::ListComp { generators, .. }
+    | ast::Expr::SetComp { generators, .. }
+    | ast::Expr::DictComp { generators, .. }
+    | ast::Expr::GeneratorExp { generators, .. } = &mut comp
+    {
+        if let Some(g) = generators.first_mut() {
+            g.line = Some(code.first_line);
+        }
+    }
+    Ok(comp)
 }
 
 /// The comprehension whose loops are the `for` statements starting `body` (their innermost body
@@ -917,6 +927,7 @@ pub(crate) fn fold_comprehension(
                     ifs: Vec::new(),
                     is_async,
                     ifs_apart: Vec::new(),
+                    line: None,
                 });
                 stmts = body;
             }
@@ -936,6 +947,7 @@ pub(crate) fn fold_comprehension(
                     ifs: Vec::new(),
                     is_async: false,
                     ifs_apart: Vec::new(),
+                    line: None,
                 });
                 stmts = rest;
             }
@@ -1060,6 +1072,7 @@ pub fn lambda(code: &CodeInput, f: &exprs::FuncVal) -> Result<ast::Expr, Decompi
     Ok(ast::Expr::Lambda {
         args: Box::new(arguments(code, Some(f))),
         body: Box::new(value),
+        line: Some(code.first_line),
     })
 }
 

@@ -169,6 +169,39 @@ struct Printer {
     fields: usize,
     /// Decompiled code through 3.13: `not a in b` written `a not in b` (`print_decompiled`).
     fold_not: bool,
+    /// The lambdas and comprehensions printed on the current line (through 3.10 only: see
+    /// `code_on_own_line`); `None` where not tracked (printing a `code_key`).
+    line_codes: Option<Vec<(String, i32)>>,
+}
+
+/// What a lambda's or comprehension's code object is made of, as text: the expression without
+/// what its caller evaluates (a lambda's defaults, a comprehension's first iterable).
+fn code_key(e: &Expr, version: PyVersion) -> String {
+    let mut e = e.clone();
+    match &mut e {
+        Expr::Lambda { args, .. } => {
+            for d in args
+                .defaults
+                .iter_mut()
+                .chain(args.kw_defaults.iter_mut().flatten())
+            {
+                *d = Expr::constant(Constant::None);
+            }
+        }
+        Expr::ListComp { generators, .. }
+        | Expr::SetComp { generators, .. }
+        | Expr::DictComp { generators, .. }
+        | Expr::GeneratorExp { generators, .. } => {
+            if let Some(g) = generators.first_mut() {
+                g.iter = Expr::constant(Constant::None);
+            }
+        }
+        _ => {}
+    }
+    let mut p = Printer::new(version);
+    p.line_codes = None;
+    p.expr(&e, Prec::Yield);
+    p.out
 }
 
 /// `not a in b` as `a not in b` (`is` likewise): the spelling the compiler reads the same through
@@ -342,6 +375,7 @@ impl Printer {
             spec_depth: 0,
             fields: 0,
             fold_not: false,
+            line_codes: (version <= PyVersion::V3_10).then(Vec::new),
         }
     }
 
@@ -362,6 +396,9 @@ impl Printer {
     // ---------------------------------------------------------------- statements
 
     fn line_start(&mut self) {
+        if let Some(codes) = &mut self.line_codes {
+            codes.clear();
+        }
         for _ in 0..self.indent {
             self.out.push_str("    ");
         }
@@ -971,6 +1008,7 @@ impl Printer {
         }
         let own = self.prec_of(e);
         let paren = own < min;
+        let start = self.out.len();
         if paren {
             self.w("(");
         }
@@ -978,6 +1016,61 @@ impl Printer {
         if paren {
             self.w(")");
         }
+        if self.line_codes.is_some()
+            && matches!(
+                e,
+                Expr::Lambda { .. }
+                    | Expr::ListComp { .. }
+                    | Expr::SetComp { .. }
+                    | Expr::DictComp { .. }
+                    | Expr::GeneratorExp { .. }
+            )
+        {
+            self.code_on_own_line(start, e);
+        }
+    }
+
+    /// Through 3.10 two code objects that differ only in their lines compare equal, and the
+    /// compiler keeps one of them: two lambdas or comprehensions written alike (`code_key`) on
+    /// different lines (`f([str(x) for x in a],\n  [str(x) for x in b])`) are two code objects
+    /// (their `line`s differ); printed on one line they would become one. The second such text on a line (printed from `start`)
+    /// goes on a continuation line of its own (a backslash continuation is valid between any
+    /// two tokens; not inside an f-string's replacement field, where a newline cannot be).
+    fn code_on_own_line(&mut self, start: usize, e: &Expr) {
+        let line = match e {
+            Expr::Lambda { line, .. } => *line,
+            Expr::ListComp { generators, .. }
+            | Expr::SetComp { generators, .. }
+            | Expr::DictComp { generators, .. }
+            | Expr::GeneratorExp { generators, .. } => generators.first().and_then(|g| g.line),
+            _ => None,
+        };
+        let Some(line) = line else {
+            return;
+        };
+        let key = code_key(e, self.version);
+        let Some(codes) = &mut self.line_codes else {
+            return;
+        };
+        // (alike and of the same line: one constant in the original too, used twice)
+        if !codes.iter().any(|(k, l)| *k == key && *l != line) {
+            codes.push((key, line));
+            return;
+        }
+        if self.fields > 0 || self.restricted.is_some() || self.out[start..].contains('\n') {
+            return;
+        }
+        let space = if self.out[..start].ends_with(' ') {
+            ""
+        } else {
+            " "
+        };
+        let mut brk = format!("{space}\\\n");
+        for _ in 0..self.indent + 2 {
+            brk.push_str("    ");
+        }
+        self.out.insert_str(start, &brk);
+        self.line_codes = Some(vec![(key, line)]);
     }
 
     fn expr_inner(&mut self, e: &Expr) {
@@ -1052,7 +1145,7 @@ impl Printer {
                     self.expr(operand, Prec::Factor);
                 }
             },
-            Expr::Lambda { args, body } => {
+            Expr::Lambda { args, body, .. } => {
                 self.w("lambda");
                 let has_args = !(args.posonlyargs.is_empty()
                     && args.args.is_empty()
@@ -2098,6 +2191,7 @@ mod tests {
         let lam = Expr::Lambda {
             args: Box::default(),
             body: b(Expr::Yield { value: None }),
+            line: None,
         };
         assert_eq!(pe(&lam), "lambda: (yield)");
         let ife = Expr::IfExp {
@@ -2127,6 +2221,7 @@ mod tests {
                 ifs: vec![],
                 is_async: false,
                 ifs_apart: vec![],
+                line: None,
             }],
         };
         assert_eq!(pe(&call(n("f"), vec![gen.clone()])), "f(x for x in y)");
@@ -2309,6 +2404,7 @@ mod tests {
             Expr::Lambda {
                 args: Box::default(),
                 body: b(int(1)),
+                line: None,
             },
             Conversion::None,
             None,
@@ -2473,6 +2569,40 @@ mod tests {
     }
 
     #[test]
+    fn alike_code_objects_of_different_lines_stay_apart() {
+        let lam = |line: Option<i32>| Expr::Lambda {
+            args: Box::default(),
+            body: b(n("x")),
+            line,
+        };
+        let pair = |a, c| tuple(vec![lam(a), lam(c)]);
+        // two constants in the original: on lines of their own through 3.10
+        assert_eq!(
+            pe_at(&pair(Some(3), Some(4)), PyVersion::V3_10),
+            "lambda: x, \\\n        lambda: x"
+        );
+        // one constant used twice, or 3.11+ (whose code objects differ by their columns too)
+        assert_eq!(
+            pe_at(&pair(Some(3), Some(3)), PyVersion::V3_10),
+            "lambda: x, lambda: x"
+        );
+        assert_eq!(
+            pe_at(&pair(Some(3), Some(4)), PyVersion::V3_11),
+            "lambda: x, lambda: x"
+        );
+        // alike code objects need alike bodies
+        let other = tuple(vec![
+            lam(Some(3)),
+            Expr::Lambda {
+                args: Box::default(),
+                body: b(n("y")),
+                line: Some(4),
+            },
+        ]);
+        assert_eq!(pe_at(&other, PyVersion::V3_10), "lambda: x, lambda: y");
+    }
+
+    #[test]
     fn odd_trees_do_not_panic() {
         let weird = Stmt::Try {
             body: vec![],
@@ -2493,6 +2623,7 @@ mod tests {
         let lam = Expr::Lambda {
             args: Box::new(args),
             body: b(n("a")),
+            line: None,
         };
         assert_eq!(pe(&lam), "lambda a=3: a");
         let dict = Expr::Dict {

@@ -215,6 +215,7 @@ fn comprehensions(v: &Value) -> R<Vec<Comprehension>> {
                 ifs: exprs(g, "ifs")?,
                 is_async: field(g, "is_async").as_i64().unwrap_or(0) != 0,
                 ifs_apart: Vec::new(),
+                line: None,
             })
         })
         .collect()
@@ -256,6 +257,7 @@ fn expr(v: &Value) -> R<Expr> {
         "Lambda" => Expr::Lambda {
             args: Box::new(arguments(field(v, "args"))?),
             body: bx(v, "body")?,
+            line: None,
         },
         "IfExp" => Expr::IfExp {
             test: bx(v, "test")?,

@@ -173,6 +173,7 @@ pub(super) fn cell_of(name: &str) -> Expr {
     let lambda = Expr::Lambda {
         args: Box::new(Arguments::default()),
         body: Box::new(Expr::name(name)),
+        line: None,
     };
     Expr::Subscript {
         value: Box::new(Expr::Attribute {
@@ -193,7 +194,7 @@ pub(crate) fn cell_name(e: &Expr) -> Option<&str> {
     let Expr::Attribute { value, attr, .. } = value.as_ref() else {
         return None;
     };
-    let Expr::Lambda { args, body } = value.as_ref() else {
+    let Expr::Lambda { args, body, .. } = value.as_ref() else {
         return None;
     };
     let zero = matches!(slice.as_ref(), Expr::Constant { value: Constant::Int(i), .. } if i == "0");

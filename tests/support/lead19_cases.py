@@ -15,6 +15,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from decompile_py312_cases import check  # noqa: E402
 
+# a context manager that records its exits and may suppress
+MANAGER = '''
+class Rec:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append("in")
+    def __exit__(self, t, v, tb):
+        self.log.append(("out", t is not None))
+        return self.suppress
+'''
+
 CASES = {
     "listcomp_if_false": '''
 def run(xs):
@@ -38,6 +50,104 @@ def run(xs):
     "two_loops_if_false": '''
 def run(xs):
     return [(a, b) for a in xs for b in xs if False]
+''',
+    # ≤3.10 `return CONSTANT` in an except clause inside a with body: the clause's POP_EXCEPT, the
+    # with's exit call, the return (test_smtpnet `check_ssl_verifiy`): the exit call is the with
+    # statement's copy before a way out (legacy_copy_flow.rs `enclosing_copies`)
+    "clause_return_in_with": MANAGER + '''
+def run(xs):
+    log = []
+    with Rec(log, len(xs) == 3):
+        try:
+            v = 10 // xs[0]
+        except (ZeroDivisionError, IndexError):
+            return False, log
+        else:
+            log.append(v)
+            return True, log
+''',
+    "clause_return_name_in_with_loop": MANAGER + '''
+def run(xs):
+    log = []
+    for x in xs:
+        with Rec(log, False):
+            try:
+                v = 10 // x
+            except ZeroDivisionError:
+                return log
+            log.append(v)
+    return None
+''',
+    # ≤3.10: two lambdas or comprehensions alike but on different lines are two code objects
+    # (equal up to their lines); printed on one line they would be merged into one constant
+    # (printer.rs `code_on_own_line`): which one is observable
+    "alike_lambdas_apart": '''
+def run(xs):
+    fs = (lambda a: a + 1,
+          lambda a: a + 1)
+    return [f(x) for f in fs for x in xs], fs[0].__code__ is fs[1].__code__
+''',
+    "alike_comprehensions_apart": '''
+def run(xs):
+    return ([str(x) for x in xs] +
+            [str(x) for x in xs[1:]])
+''',
+    # written alike on one line, they are one constant: kept so
+    "alike_lambdas_together": '''
+def run(xs):
+    fs = (lambda a: a + 1, lambda a: a + 1)
+    return [f(x) for f in fs for x in xs], fs[0].__code__ is fs[1].__code__
+''',
+    # ≤3.10: `if c: return v` then `raise` ending a try body: the return's POP_BLOCK (and the
+    # finally body's copy) is laid out before the raise, which is still the body's; the body never
+    # completes (legacy_blocks.rs `body_code_after`), not `if not c: raise` and `return v` after
+    # the statement (socket `SocketIO.write`, asyncore `accept`, crypt `_add_method`)
+    "return_then_raise_in_finally_body": '''
+def run(xs):
+    log = []
+    try:
+        if len(xs) > 2:
+            return xs[0], log
+        raise ValueError(len(xs))
+    finally:
+        log.append("fin")
+''',
+    "return_then_raise_in_clause_as": '''
+def run(xs):
+    try:
+        return 10 // xs[0]
+    except (ZeroDivisionError, IndexError) as e:
+        if len(xs) > 2:
+            return None
+        raise
+''',
+    "return_const_then_raise_in_clause": '''
+def run(xs):
+    result = None
+    try:
+        result = 10 // xs[0]
+    except (ZeroDivisionError, IndexError) as e:
+        if len(xs) in {2, 3, 4}:
+            return False
+        raise
+    if result and len(xs) == 4:
+        xs.append(result)
+        return True
+    return False
+''',
+    # a loop that never ends but by `return`: code after the return's POP_BLOCK goes round
+    "return_in_endless_loop_in_try": '''
+def run(xs):
+    log = []
+    it = iter(xs + [7])
+    try:
+        while True:
+            x = next(it)
+            if x > 4:
+                return x, log
+            log.append(x)
+    finally:
+        log.append("fin")
 ''',
 }
 

@@ -467,9 +467,19 @@ impl Structurer<'_> {
             // (≤3.10: nor where it is a `return CONSTANT` out of a `for` loop, the iterator
             // popped before it: the normal path's own was dead code the compiler dropped)
             .filter(|&x| !body_depth.is_some_and(|d| self.loop_const_return(x, d)))
+            // (nor where code of the body is laid out after it: the compiler lays the body's own
+            // end last; that POP_BLOCK is a way out written before the code after it, `if c:
+            // return v` then `raise`; the body never completes)
+            .filter(|&x| !self.body_code_after(h, x))
             .and_then(|x| self.succ(x, EdgeKind::Fall))
             .filter(|&n| body_depth.is_none_or(|d| self.entry_depth[n].is_none_or(|x| x <= d)))
             .filter(|&n| !self.leaves_enclosing_range(h, n))
+    }
+
+    /// Is a block of the body protected by handler `h` laid out after block `x`?
+    fn body_code_after(&self, h: usize, x: usize) -> bool {
+        (x + 1..self.cfg.blocks.len())
+            .any(|y| self.cover(y) == Some(h) && !self.instrs(y).is_empty())
     }
 
     /// ≤3.9 try/except whose handler is `h`: is `n`, where its range's last POP_BLOCK falls, the

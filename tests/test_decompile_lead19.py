@@ -23,6 +23,11 @@ ALL = {
     "return_then_raise_in_clause_as",
     "return_const_then_raise_in_clause",
     "return_in_endless_loop_in_try",
+    "nested_finally_if_in_finally",
+    "nested_finally_if_else_in_finally",
+    "nested_finally_ends_try_body",
+    "try_except_ends_finally_body",
+    "try_except_else_ends_finally_body",
 }
 
 # 3.9: the `else:` part of the try in the with body is read after the statement (the clause

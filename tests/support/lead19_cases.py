@@ -149,6 +149,123 @@ def run(xs):
     finally:
         log.append("fin")
 ''',
+    # 3.10: a finally body ending with a try/finally whose body ends with an `if`: the handler's
+    # RERAISE is copied after the inner finally body's copy into the `if`'s arms, and the normal
+    # path's `return None` likewise (mailbox `close`, bz2 / lzma `close`, fileinput `nextfile`)
+    "nested_finally_if_in_finally": '''
+class Box:
+    def __init__(self, locked, fail):
+        self.log, self.locked, self.fail = [], locked, fail
+    def flush(self):
+        self.log.append("flush")
+        if self.fail:
+            raise OSError("flush")
+    def unlock(self):
+        self.log.append("unlock")
+    def close(self):
+        self.log.append("close")
+
+def close(box):
+    try:
+        box.flush()
+    finally:
+        try:
+            if box.locked:
+                box.unlock()
+        finally:
+            box.close()
+
+def run(xs):
+    box = Box(len(xs) > 1, len(xs) == 3)
+    try:
+        close(box)
+    except OSError:
+        box.log.append("raised")
+    return box.log
+''',
+    "nested_finally_if_else_in_finally": '''
+def run(xs):
+    log = []
+    try:
+        log.append(10 // len(xs))
+    finally:
+        try:
+            if xs:
+                log.append("some")
+            else:
+                log.append("none")
+        finally:
+            log.append("fin")
+    return log
+''',
+    # a nested try/finally ends a try body: its handler, laid out after the outer body's last
+    # POP_BLOCK, is not code of the outer body (smtpd `PureProxy._deliver`)
+    "nested_finally_ends_try_body": '''
+def run(xs):
+    refused = {}
+    try:
+        n = len(xs)
+        try:
+            refused = 10 // xs[0]
+        finally:
+            xs.append("quit")
+    except ZeroDivisionError as e:
+        refused = str(e)
+    except IndexError:
+        refused = "none"
+    return refused
+''',
+    # 3.10: a finally body ending with a try/except: the handler's RERAISE is copied into the end
+    # of the inner body (or its `else:`) and of each clause that completes (test_os
+    # `test_set_get_priority`, test_raise `reraise`)
+    "try_except_ends_finally_body": '''
+class Errno(Exception):
+    def __init__(self, errno):
+        self.errno = errno
+
+def restore(xs, log):
+    if len(xs) % 3 == 1:
+        raise Errno(len(xs))
+    log.append("restored")
+
+def guarded(xs, log):
+    try:
+        log.append(10 // xs[0])
+    finally:
+        try:
+            restore(xs, log)
+        except Errno as err:
+            if err.errno != 4:
+                raise
+
+def run(xs):
+    log = []
+    try:
+        guarded(xs, log)
+    except (Errno, ZeroDivisionError, IndexError) as e:
+        log.append(type(e).__name__)
+    return log
+''',
+    "try_except_else_ends_finally_body": '''
+def guarded(xs, log):
+    try:
+        log.append(10 // xs[0])
+    finally:
+        try:
+            log.append(xs[1])
+        except IndexError:
+            log.append("short")
+        else:
+            log.append("long")
+
+def run(xs):
+    log = []
+    try:
+        guarded(xs, log)
+    except (ZeroDivisionError, IndexError) as e:
+        log.append(type(e).__name__)
+    return log
+''',
 }
 
 

@@ -476,10 +476,20 @@ impl Structurer<'_> {
             .filter(|&n| !self.leaves_enclosing_range(h, n))
     }
 
-    /// Is a block of the body protected by handler `h` laid out after block `x`?
+    /// Is a block of the body protected by handler `h` laid out after block `x`, one the body's
+    /// code before `x` jumps to (not a nested statement's handler, which exceptions reach)?
     fn body_code_after(&self, h: usize, x: usize) -> bool {
-        (x + 1..self.cfg.blocks.len())
-            .any(|y| self.cover(y) == Some(h) && !self.instrs(y).is_empty())
+        (x + 1..self.cfg.blocks.len()).any(|y| {
+            self.cover(y) == Some(h)
+                && !self.instrs(y).is_empty()
+                && self.cfg.blocks[y].preds.iter().any(|&z| {
+                    z < x
+                        && self.cfg.blocks[z]
+                            .succs
+                            .iter()
+                            .any(|e| e.to == y && e.kind != EdgeKind::Exception)
+                })
+        })
     }
 
     /// ≤3.9 try/except whose handler is `h`: is `n`, where its range's last POP_BLOCK falls, the
@@ -803,6 +813,10 @@ impl Structurer<'_> {
         super::finally_exits::drop_leaving_exc(&mut fin);
         // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
         let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
+        // (3.10: the RERAISE copied into the ways out of a final try/except)
+        if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+            super::legacy_try_end::hoist_reraise_copies(&mut fin);
+        }
         if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
             return Err(self.err("a finally handler that does not re-raise"));
         }
@@ -827,6 +841,12 @@ impl Structurer<'_> {
         let tail = match after {
             Some(_) => self
                 .normal_copy_tails(&rest, &fin, end, base, lp)
+                .or_else(|| {
+                    // (3.10: the way out after the copy also copied into the copy's nested
+                    // try/finally)
+                    let hoisted = super::legacy_try_end::hoist_exit_out_of_try(&rest)?;
+                    self.normal_copy_tails(&hoisted, &fin, end, base, lp)
+                })
                 .ok_or_else(|| self.err("a finally block whose normal-path copy differs"))?,
             None => Vec::new(),
         };

@@ -132,9 +132,24 @@ impl Structurer<'_> {
 /// A ≤3.10 finally handler's body `fin`, its final RERAISE already taken off: 3.10 copies that
 /// RERAISE into the ways of a final `if` (each arm re-raises where it ends), so an arm ending in
 /// the re-raise is the arm without it followed by the re-raise after the `if`, the same code.
+/// Also where `fin` ends with a try/finally (finally body F) whose body ends with an `if`: the
+/// RERAISE is copied after F's normal-path copy at the ends of that `if`'s arms (each arm leaves
+/// the inner body, runs F, re-raises), the same code as the arm going on out of the inner try.
 pub(super) fn strip_reraise_copies(fin: &mut [crate::ast::Stmt]) {
     use crate::ast::{Expr, Stmt};
     let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
+    if let Some(Stmt::Try {
+        body,
+        handlers,
+        orelse,
+        finalbody,
+    }) = fin.last_mut()
+    {
+        if handlers.is_empty() && orelse.is_empty() && !finalbody.is_empty() {
+            strip_reraise_after_finally(body, finalbody);
+        }
+        return;
+    }
     if let Some(Stmt::If { body, orelse, .. }) = fin.last_mut() {
         for arm in [body, orelse] {
             if arm.last().is_some_and(is_reraise) {
@@ -148,6 +163,133 @@ pub(super) fn strip_reraise_copies(fin: &mut [crate::ast::Stmt]) {
             }
         }
     }
+}
+
+/// A ≤3.10 finally handler's body `fin` ending with a try/except (no finally) whose ways on, the
+/// end of its body or `else:` and the end of each clause that completes, all end with the
+/// handler's RERAISE: 3.10 copies that small exit into each of them. The same code as the
+/// try/except followed by the RERAISE, which this makes it (false: not that shape, nothing
+/// changed).
+pub(super) fn hoist_reraise_copies(fin: &mut Vec<crate::ast::Stmt>) -> bool {
+    use crate::ast::{Expr, Stmt};
+    let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
+    let Some(Stmt::Try {
+        body,
+        handlers,
+        orelse,
+        finalbody,
+    }) = fin.last()
+    else {
+        return false;
+    };
+    if handlers.is_empty() || !finalbody.is_empty() {
+        return false;
+    }
+    let normal = if orelse.is_empty() { body } else { orelse };
+    if !normal.last().is_some_and(is_reraise) {
+        return false;
+    }
+    let clause_ok = |b: &Vec<Stmt>| {
+        b.last().is_some_and(is_reraise) || super::finally_exits::ends_by_leaving(b)
+    };
+    if !handlers.iter().all(|h| clause_ok(&h.body)) {
+        return false;
+    }
+    let Some(Stmt::Try {
+        body,
+        handlers,
+        orelse,
+        ..
+    }) = fin.last_mut()
+    else {
+        return false;
+    };
+    if orelse.is_empty() {
+        body.pop();
+        if body.is_empty() {
+            body.push(Stmt::Pass);
+        }
+    } else {
+        orelse.pop();
+    }
+    for h in handlers.iter_mut() {
+        if h.body.last().is_some_and(is_reraise) {
+            h.body.pop();
+            if h.body.is_empty() {
+                h.body.push(Stmt::Pass);
+            }
+        }
+    }
+    let reraise = Stmt::Expr {
+        value: Expr::name(crate::exprs::RERAISE),
+    };
+    fin.push(reraise);
+    true
+}
+
+/// [`strip_reraise_copies`] inside a try/finally's body `stmts` (finally body `f`): the arms of
+/// its final `if` that end with f's copy and the re-raise end without them.
+fn strip_reraise_after_finally(stmts: &mut [crate::ast::Stmt], f: &[crate::ast::Stmt]) {
+    use crate::ast::{Expr, Stmt};
+    let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
+    let Some(Stmt::If { body, orelse, .. }) = stmts.last_mut() else {
+        return;
+    };
+    for arm in [body, orelse] {
+        let n = arm.len();
+        if n > f.len() && arm.last().is_some_and(is_reraise) && arm[n - 1 - f.len()..n - 1] == *f {
+            arm.truncate(n - 1 - f.len());
+        }
+        strip_reraise_after_finally(arm, f);
+    }
+    if let Some(Stmt::If { body, .. }) = stmts.last_mut() {
+        if body.is_empty() {
+            body.push(Stmt::Pass);
+        }
+    }
+}
+
+/// 3.10: the normal-path copy of a finally body that ends with a try/finally whose body ends with
+/// an `if`, followed by the way out X (`return v`) the compiler copies after it: X is copied into
+/// the arms of that `if` too (each arm leaves the inner body through the inner finally body, then
+/// X). The copy without those: `None` where `rest` is not that shape.
+pub(super) fn hoist_exit_out_of_try(rest: &[crate::ast::Stmt]) -> Option<Vec<crate::ast::Stmt>> {
+    use crate::ast::{Expr, Stmt};
+    let [.., Stmt::Try { .. }, exit] = rest else {
+        return None;
+    };
+    if !matches!(
+        exit,
+        Stmt::Return {
+            value: None | Some(Expr::Name { .. } | Expr::Constant { .. })
+        }
+    ) {
+        return None;
+    }
+    let mut out = rest.to_vec();
+    let n = out.len();
+    let Stmt::Try {
+        body,
+        handlers,
+        orelse,
+        finalbody,
+    } = &mut out[n - 2]
+    else {
+        return None;
+    };
+    if !handlers.is_empty() || !orelse.is_empty() || finalbody.is_empty() {
+        return None;
+    }
+    let Some(Stmt::If { body, orelse, .. }) = body.last_mut() else {
+        return None;
+    };
+    let ends = |arm: &Vec<Stmt>| arm.len() > 1 && arm.last() == Some(exit);
+    if !ends(body) || !(orelse.is_empty() || ends(orelse)) {
+        return None;
+    }
+    body.pop();
+    orelse.pop();
+    Some(out)
 }
 
 /// `if c: B; X` followed by the way out X (`return v`, `break`, `continue`) is `if c: B`

@@ -28,6 +28,8 @@ ALL = {
     "nested_finally_ends_try_body",
     "try_except_ends_finally_body",
     "try_except_else_ends_finally_body",
+    "for_const_return_in_with",
+    "for_break_ends_with",
 }
 
 # 3.9: the `else:` part of the try in the with body is read after the statement (the clause
@@ -41,6 +43,10 @@ OTHER_CODE = {
     14: {"return_in_endless_loop_in_try"},
 }
 
+# 3.12+: `return CONSTANT` out of a `for` loop in a with body whose code goes on after the loop:
+# "a way out of a with body that runs code after its exit call" (not read yet)
+REFUSED = {minor: {"for_const_return_in_with"} for minor in (12, 13, 14)}
+
 
 @pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])
 def report(request) -> tuple:
@@ -50,9 +56,9 @@ def report(request) -> tuple:
 
 def test_cases_decompile_and_behave(report) -> None:
     minor, results = report
-    assert_cases_behave(minor, results, ALL, set())
+    assert_cases_behave(minor, results, ALL, REFUSED.get(minor, set()))
 
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    assert_cases_same_code(results, ALL, set(), OTHER_CODE.get(minor, set()))
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), OTHER_CODE.get(minor, set()))

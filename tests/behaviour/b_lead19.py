@@ -68,6 +68,23 @@ def lambdas_together(x):
     return [f(x) for f in fs], fs[0].__code__ is fs[1].__code__
 
 
+def for_const_return_in_with(xs, suppress):
+    log = []
+    with Sup(log, suppress):
+        for t in xs:
+            log.append(t)
+            if t > 1:
+                return 5
+    return log
+
+
+def for_break_ends_with(xs, log):
+    with Sup(log, False):
+        for t in xs:
+            log.append(10 // t)
+            break
+
+
 CASES = {
     "comp_if_false": [([1, 2, 3],), ([],), ("ab",), (None,)],
     "nested_genexp_if_false": [(0,), (5,), ("x",)],
@@ -77,4 +94,6 @@ CASES = {
     "return_then_raise_in_clause": [([5],), ([0, 1, 2],), ([0],), ([],)],
     "lambdas_apart": [(1,), (-3,)],
     "lambdas_together": [(1,), (-3,)],
+    "for_const_return_in_with": [([0, 1, 2, 3], False), ([], False), ([0, 0], True)],
+    "for_break_ends_with": [([1, 2], []), ([], []), ([0], [])],
 }

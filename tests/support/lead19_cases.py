@@ -266,6 +266,31 @@ def run(xs):
         log.append(type(e).__name__)
     return log
 ''',
+    # ≤3.10 `return CONSTANT` (or `break` into a copied `return None`) out of a `for` loop in a
+    # with body: the iterator popped, the with's block, its exit call, the return (legacy_try_end.rs
+    # `closes_with`; test_tarfile `_test_ustar_name`)
+    "for_const_return_in_with": MANAGER + '''
+def run(xs):
+    log = []
+    with Rec(log, False):
+        for t in xs:
+            log.append(t)
+            if t > 1:
+                return 5
+    return log
+''',
+    "for_break_ends_with": MANAGER + '''
+def first(xs, log):
+    with Rec(log, False):
+        for t in xs:
+            log.append(t)
+            break
+
+def run(xs):
+    log = []
+    first(xs, log)
+    return log
+''',
 }
 
 

@@ -458,10 +458,33 @@ impl Structurer<'_> {
                     .succs
                     .iter()
                     .all(|e| e.kind == EdgeKind::Exception);
-            let straight = n == 2 || self.closes_finally(last);
+            let straight = n == 2 || self.closes_finally(last) || self.closes_with(last, x);
             return (returns && straight).then_some(chain);
         }
         None
+    }
+
+    /// 3.9 / 3.10: does the POP_BLOCK ending block `x` close a with body (its handler starting
+    /// with WITH_EXCEPT_START), block `y` after it being the statement's exit call (`None` passed
+    /// three times), then LOAD_CONST; RETURN_VALUE?
+    fn closes_with(&self, x: usize, y: usize) -> bool {
+        let Some(h) = self.cfg.blocks[x].handler.map(|t| t.0) else {
+            return false;
+        };
+        if self.instrs(h).first().map(|i| i.op.name) != Some("WITH_EXCEPT_START") {
+            return false;
+        }
+        let names: Vec<&str> = self.instrs(y).iter().map(|i| i.op.name).collect();
+        names
+            == [
+                "LOAD_CONST",
+                "DUP_TOP",
+                "DUP_TOP",
+                "CALL_FUNCTION",
+                "POP_TOP",
+                "LOAD_CONST",
+                "RETURN_VALUE",
+            ]
     }
 
     /// Does the POP_BLOCK ending block `x` close a try/finally body (its handler opened by

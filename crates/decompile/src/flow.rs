@@ -5,6 +5,7 @@
 //! no compiler wrote (a resume function that jumps into a loop) is handled the same way.
 
 use framejit_bytecode::opcode::Flow;
+use framejit_bytecode::opcodes::ids;
 use framejit_bytecode::{Bytecode, Item, Label};
 use std::collections::HashMap;
 
@@ -121,7 +122,7 @@ impl Cfg {
                     }
                     // (FOR_ITER heads a loop, and a block of its own, even where nothing jumps
                     // back to it: a loop whose body always leaves)
-                    let starts = ends_flow || ins.op.name == "FOR_ITER";
+                    let starts = ends_flow || ins.op.id == ids::FOR_ITER;
                     if starts && flat.len() > start {
                         flush(
                             &mut blocks,
@@ -141,7 +142,7 @@ impl Cfg {
                     // ≤3.10 POP_BLOCK ends a protected range as a 3.11+ table entry does
                     ends_flow = ins.op.is_jump()
                         || matches!(ins.op.flow, Flow::Exit | Flow::Jump)
-                        || ins.op.name == "POP_BLOCK";
+                        || ins.op.id == ids::POP_BLOCK;
                 }
             }
         }

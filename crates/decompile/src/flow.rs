@@ -5,6 +5,7 @@
 //! no compiler wrote (a resume function that jumps into a loop) is handled the same way.
 
 use framejit_bytecode::opcode::Flow;
+use framejit_bytecode::opcodes::ids;
 use framejit_bytecode::{Bytecode, Item, Label};
 use std::collections::HashMap;
 
@@ -58,18 +59,21 @@ impl Cfg {
     /// Split `bc` into blocks: a block starts at a label, at a change of exception range, and after a
     /// jump or an exit.
     pub fn build(bc: &Bytecode) -> Cfg {
-        let mut blocks: Vec<Block> = Vec::new();
+        // (a guess at the number of blocks, from typical code: growing these lists from empty
+        // was a few reallocations per code object)
+        let guess = bc.items.len() / 4 + 2;
+        let mut blocks: Vec<Block> = Vec::with_capacity(guess);
         let mut cur = new_block();
         // (the instructions of the block being built, at the end of one list made once: each
         // block's own list is then allocated once at its size, not grown instruction by instruction)
         let mut flat: Vec<usize> = Vec::with_capacity(bc.items.len());
         let mut start = 0usize;
         // (label → block: a sorted list searched by halves, cheaper than hashing for a few labels)
-        let mut label_block: Vec<(Label, usize)> = Vec::new();
+        let mut label_block: Vec<(Label, usize)> = Vec::with_capacity(guess);
         let mut pending_labels: Vec<Label> = Vec::new();
         let mut open_try: Option<(Label, u32, bool)> = None;
         let mut cur_try: Option<(Label, u32, bool)> = None;
-        let mut cur_handler: Vec<Option<(Label, u32, bool)>> = Vec::new();
+        let mut cur_handler: Vec<Option<(Label, u32, bool)>> = Vec::with_capacity(guess);
         let mut ends_flow = false;
         let flush = |blocks: &mut Vec<Block>,
                      cur: &mut Block,
@@ -118,7 +122,7 @@ impl Cfg {
                     }
                     // (FOR_ITER heads a loop, and a block of its own, even where nothing jumps
                     // back to it: a loop whose body always leaves)
-                    let starts = ends_flow || ins.op.name == "FOR_ITER";
+                    let starts = ends_flow || ins.op.id == ids::FOR_ITER;
                     if starts && flat.len() > start {
                         flush(
                             &mut blocks,
@@ -138,7 +142,7 @@ impl Cfg {
                     // ≤3.10 POP_BLOCK ends a protected range as a 3.11+ table entry does
                     ends_flow = ins.op.is_jump()
                         || matches!(ins.op.flow, Flow::Exit | Flow::Jump)
-                        || ins.op.name == "POP_BLOCK";
+                        || ins.op.id == ids::POP_BLOCK;
                 }
             }
         }
@@ -318,13 +322,32 @@ impl Cfg {
     /// nested in such a loop that never end either get their own.
     fn endless_loop_exits(&self) -> Vec<bool> {
         let n = self.blocks.len();
-        let mut npreds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // (the predecessors by normal edges, in one flat list: `npreds[np_at[b]..np_at[b + 1]]`
+        // lists block b's in block order, duplicates kept; no list allocated per block)
+        fn normal(blk: &Block) -> impl Iterator<Item = usize> + '_ {
+            blk.succs
+                .iter()
+                .filter(|e| e.kind != EdgeKind::Exception)
+                .map(|e| e.to)
+        }
+        let mut np_at = vec![0usize; n + 1];
+        for blk in &self.blocks {
+            for t in normal(blk) {
+                np_at[t + 1] += 1;
+            }
+        }
+        for t in 0..n {
+            np_at[t + 1] += np_at[t];
+        }
+        let mut fill = np_at.clone();
+        let mut npreds = vec![0usize; np_at[n]];
         let mut reaches = vec![false; n];
-        let mut todo = Vec::new();
+        let mut todo = Vec::with_capacity(n);
         for (b, blk) in self.blocks.iter().enumerate() {
             let mut any = false;
-            for e in blk.succs.iter().filter(|e| e.kind != EdgeKind::Exception) {
-                npreds[e.to].push(b);
+            for t in normal(blk) {
+                npreds[fill[t]] = b;
+                fill[t] += 1;
                 any = true;
             }
             if !any {
@@ -335,7 +358,7 @@ impl Cfg {
         let mut joined = vec![false; n];
         loop {
             while let Some(x) = todo.pop() {
-                for &p in &npreds[x] {
+                for &p in &npreds[np_at[x]..np_at[x + 1]] {
                     if !std::mem::replace(&mut reaches[p], true) {
                         todo.push(p);
                     }
@@ -381,7 +404,8 @@ impl Cfg {
         };
         let endless = self.endless_loop_exits();
         let mut rp_at: Vec<usize> = Vec::with_capacity(n + 2);
-        let mut rpreds: Vec<usize> = Vec::new();
+        let edges: usize = self.blocks.iter().map(|b| b.succs.len()).sum();
+        let mut rpreds: Vec<usize> = Vec::with_capacity(edges + n);
         let mut rs_count = vec![0usize; n + 2];
         for (b, &joined) in endless.iter().enumerate() {
             rp_at.push(rpreds.len());
@@ -411,8 +435,9 @@ impl Cfg {
         let rsuccs_of = |b: usize| &rsuccs[rs_at[b]..rs_at[b + 1]];
         // Reverse post-order of the reverse graph from the exit.
         let mut seen = vec![false; n + 1];
-        let mut order = Vec::new();
-        let mut stack = vec![(exit, 0usize)];
+        let mut order = Vec::with_capacity(n + 1);
+        let mut stack = Vec::with_capacity(n + 1);
+        stack.push((exit, 0usize));
         seen[exit] = true;
         while let Some(&mut (b, ref mut k)) = stack.last_mut() {
             if let Some(&t) = rsuccs_of(b).get(*k) {

@@ -473,7 +473,18 @@ fn decompile_error(e: &framejit_decompile::DecompileError) -> PyErr {
 /// `__framejit_const_<i>` in the source stands for `objects[i]`.
 #[pyfunction]
 #[pyo3(signature = (code, minor=None, defaults=None, kwdefaults=None, annotations=None))]
+#[inline(never)]
 pub fn decompile_code<'py>(
+    code: &Bound<'py, PyAny>,
+    minor: Option<u8>,
+    defaults: Option<&Bound<'py, PyAny>>,
+    kwdefaults: Option<&Bound<'py, PyAny>>,
+    annotations: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(String, Bound<'py, PyList>)> {
+    crate::alloc::arena_call(|| decompile_code_in(code, minor, defaults, kwdefaults, annotations))
+}
+
+fn decompile_code_in<'py>(
     code: &Bound<'py, PyAny>,
     minor: Option<u8>,
     defaults: Option<&Bound<'py, PyAny>>,

@@ -10,6 +10,7 @@ use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
 mod arm_order;
+mod async_break;
 mod block_instrs;
 mod break_copy_line;
 mod break_first;
@@ -3157,12 +3158,27 @@ impl<'a> Structurer<'a> {
         let differs =
             |s: &Self| s.err("a with statement whose code after it differs on the suppressed path");
         let last_exit = match after {
-            Some(a) if is_async => {
-                let (last, blocks) = self
-                    .async_with_last_exit(h, exits, suppressed, a)
-                    .ok_or_else(|| differs(self))?;
-                (!last.is_empty()).then_some((last, blocks))
-            }
+            Some(a) if is_async => match self.async_with_last_exit(h, exits, suppressed, a) {
+                // (a constant `return` read through the loop's own exit block, where that is
+                // what the awaited exit call goes on to: `break`, the block stays the loop's)
+                Some((_, blocks))
+                    if lp.and_then(|c| c.exit).is_some_and(|x| blocks.contains(&x)) =>
+                {
+                    let blocks = self
+                        .async_with_last_break(a, lp)
+                        .ok_or_else(|| differs(self))?;
+                    Some((vec![Stmt::Break], blocks))
+                }
+                Some((last, blocks)) => (!last.is_empty()).then_some((last, blocks)),
+                // (`break` out of a `while` loop: the awaited exit call, then the loop's exit or
+                // 3.12+ its copy, `async_break.rs`)
+                None => {
+                    let blocks = self
+                        .async_with_last_break(a, lp)
+                        .ok_or_else(|| differs(self))?;
+                    Some((vec![Stmt::Break], blocks))
+                }
+            },
             Some(a) if !self.with_after_agrees(h, exits, suppressed, a) => {
                 // (a `break` whose copy of the loop's exit the compiler inlined there is refused
                 // too: read as the code after the statement, it would run on the suppressed path)

@@ -40,10 +40,36 @@ async def async_while_true_break_then_const(xs, suppress, log):
     return 5
 
 
+def bump(i, n):
+    if i >= n:
+        raise StopIteration
+    return i + 1
+
+
+def while_except_break_finally_rebinds(n):
+    # 3.12+ copy `return log` after the finally body's copy in the except clause: `log` is read
+    # after the finally body rebinds it (read as `return log` in the try body, it was read before)
+    log = []
+    i = 0
+    while True:
+        try:
+            i = bump(i, n)
+        except StopIteration:
+            log.append("stop")
+            break
+        else:
+            if i == 3:
+                continue
+        finally:
+            log = log + ["f"]
+    return log
+
+
 _L = [(["a", "boom"], True, []), (["a"], False, []), (["boom"], False, []), (["boom", "a"], True, []),
       (["", "fail"], True, ["fail"]), (["a"], False, ["fail"])]
 CASES = {
     "async_while_true_break_then_call": _L,
     "async_while_true_break_then_raise": _L,
     "async_while_true_break_then_const": _L,
+    "while_except_break_finally_rebinds": [(0,), (2,), (4,)],
 }

@@ -199,6 +199,10 @@ pub struct Structurer<'a> {
     /// How many blocks run so far returned a value computed after they popped a loop's iterator
     /// (`exprs/late_return.rs`).
     late_returns: usize,
+    /// 3.11+: code after except clauses' POP_EXCEPT, ending in `return` of a computed value,
+    /// placed after their try statement where nothing else follows it (`except_exit.rs`
+    /// `place_copied_tail`): its value was computed after any `finally:` copy it starts with.
+    clause_late_tails: Vec<Vec<Stmt>>,
     /// Blocks that ran code after popping a loop's iterator, ending in `return`: the code after
     /// the loop the compiler copied into a `break` (`loop_tail_copy.rs`).
     late_tails: Vec<loop_tail_copy::TailSeen>,
@@ -796,6 +800,7 @@ impl<'a> Structurer<'a> {
             legacy,
             resume: vec![0; n],
             late_returns: 0,
+            clause_late_tails: Vec::new(),
             late_tails: Vec::new(),
             last_tail: None,
             stops: Vec::new(),
@@ -3323,6 +3328,7 @@ impl<'a> Structurer<'a> {
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
         let late_before = self.late_returns;
+        let tails_before = self.clause_late_tails.len();
         // (not a finally body: the ways out of the body run its copies, outside the range)
         let first =
             (!spill && self.legacy.is_none() && self.has_except_clauses(h, cleanup)).then(|| {
@@ -3501,6 +3507,10 @@ impl<'a> Structurer<'a> {
             // body's copy: the code after the loop, which must run after the copy)
             if late_in_body {
                 return Err(self.err(late_exit::LATE_RETURN));
+            }
+            // (the same after an except clause's POP_EXCEPT, placed after its try statement)
+            if late_exit::copy_then_late_return(&self.clause_late_tails[tails_before..], fin_copy) {
+                return Err(self.err(late_exit::LATE_TAIL));
             }
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice

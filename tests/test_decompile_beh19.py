@@ -1,0 +1,51 @@
+"""Helper beh19, session 19 (cases in tests/support/beh19_cases.py): `break` out of `async with`
+bodies in `while` loops (3.11+: the awaited exit call, then the loop's exit or its copy), and a
+`return` computed after an except clause's POP_EXCEPT past an enclosing finally body's copy
+(3.12+: refused; it was read into the try body, computed before the finally body), 3.9-3.14.
+Each case is decompiled under the interpreter, compiled again and run against the original on
+several inputs: equal results, and the same instructions, where it is read; the rest is refused,
+never read wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import assert_cases_behave, assert_cases_same_code, interpreter, run_json
+
+ALL = {
+    "async_while_true_break_then_call",
+    "async_while_break_then_call",
+    "async_while_true_if_break_then_call",
+    "async_while_if_break_then_call",
+    "async_while_true_break_then_raise",
+    "async_while_true_break_then_const",
+    "async_with_never_completes_then_code",
+    "while_except_break_finally_rebinds",
+}
+# `while True: try: ... except E: break  else: ... finally: ...` then `return log`: ≤3.10 not read
+# yet ("a block would come out twice" / "an exit from a try body without the finally body's
+# copy"); 3.12+ copy `return log` after the finally body's copy in the clause, whose loop then has
+# no exit of its own: refused (not read yet)
+REFUSED = {minor: {"while_except_break_finally_rebinds"} for minor in (9, 10, 12, 13, 14)}
+# 3.10's `async with` in `while` loops left by `break` (legacy layout, not this branch's): not read
+REFUSED[10] |= {
+    "async_while_true_break_then_call",
+    "async_while_break_then_call",
+    "async_while_true_if_break_then_call",
+}
+
+
+@pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])
+def report(request) -> tuple:
+    exe = interpreter(request.param)
+    return request.param, run_json(exe, "tests/support/beh19_cases.py", timeout=300)
+
+
+def test_cases_decompile_and_behave(report) -> None:
+    minor, results = report
+    assert_cases_behave(minor, results, ALL, REFUSED.get(minor, set()))
+
+
+def test_cases_same_code(report) -> None:
+    minor, results = report
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()))

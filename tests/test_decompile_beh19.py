@@ -1,7 +1,8 @@
 """Helper beh19, session 19 (cases in tests/support/beh19_cases.py): `break` out of `async with`
 bodies in `while` loops (3.11+: the awaited exit call, then the loop's exit or its copy), and a
 `return` computed after an except clause's POP_EXCEPT past an enclosing finally body's copy
-(3.12+: refused; it was read into the try body, computed before the finally body), 3.9-3.14.
+(3.12+: refused; it was read into the try body, computed before the finally body), and 3.11's
+`return CONSTANT` out of a `for` loop through a finally body's copy, 3.9-3.14.
 Each case is decompiled under the interpreter, compiled again and run against the original on
 several inputs: equal results, and the same instructions, where it is read; the rest is refused,
 never read wrong."""
@@ -21,6 +22,9 @@ ALL = {
     "async_while_true_break_then_const",
     "async_with_never_completes_then_code",
     "while_except_break_finally_rebinds",
+    "for_const_return_through_finally",
+    "for_const_return_through_except_and_finally",
+    "for_const_return_through_two_finallys",
 }
 # `while True: try: ... except E: break  else: ... finally: ...` then `return log`: ≤3.10 not read
 # yet ("a block would come out twice" / "an exit from a try body without the finally body's
@@ -32,6 +36,18 @@ REFUSED[10] |= {
     "async_while_true_break_then_call",
     "async_while_break_then_call",
     "async_while_true_if_break_then_call",
+}
+
+# `return CONSTANT` out of a `for` loop through two `finally:` bodies' copies: not read yet on any
+# version ("the stack went below the statement's base")
+for _minor in range(9, 15):
+    REFUSED.setdefault(_minor, set()).add("for_const_return_through_two_finallys")
+# 3.12+ read `return CONSTANT` out of a `for` loop through a finally body's copy as `break` with
+# the loop's `else:` returning the other constant and the first after the statement (the same
+# behaviour, other instructions)
+OTHER_CODE = {
+    minor: {"for_const_return_through_finally", "for_const_return_through_except_and_finally"}
+    for minor in (12, 13, 14)
 }
 
 
@@ -48,4 +64,4 @@ def test_cases_decompile_and_behave(report) -> None:
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()))
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), OTHER_CODE.get(minor, set()))

@@ -176,6 +176,61 @@ def run(xs):
             log = log + ["f"]
     return log
 ''',
+    # 3.11: `return CONSTANT` out of a `for` loop in a try body with a `finally:`: the iterator
+    # popped at the end of the body's range, then the finally body's copy, then the constant
+    "for_const_return_through_finally": '''
+def f(xs, log):
+    try:
+        for x in xs:
+            if not x:
+                return "empty"
+            log.append(x)
+    finally:
+        log.append("finally")
+    return "end"
+
+def run(xs):
+    log = []
+    return f(xs, log), log
+''',
+    # the same through a try/except inside the try/finally
+    "for_const_return_through_except_and_finally": '''
+def f(xs, log):
+    try:
+        try:
+            for x in xs:
+                if not x:
+                    return "empty"
+                log.append(10 // (x - 1))
+        except ZeroDivisionError:
+            return "zero"
+    finally:
+        log.append("finally")
+    return "end"
+
+def run(xs):
+    log = []
+    return f(xs, log), log
+''',
+    # two `finally:` bodies' copies before the constant
+    "for_const_return_through_two_finallys": '''
+def f(xs, log):
+    try:
+        try:
+            for x in xs:
+                if not x:
+                    return "empty"
+                log.append(x)
+        finally:
+            log.append("inner")
+    finally:
+        log.append("outer")
+    return "end"
+
+def run(xs):
+    log = []
+    return f(xs, log), log
+''',
 }
 
 

@@ -19,6 +19,7 @@ mod clause_end_copy;
 pub(crate) mod closing_return;
 mod comp_lines;
 mod cond_sense;
+mod const_return_copy;
 mod copied_blocks;
 mod coroutine;
 mod dead_clause_end;
@@ -359,6 +360,11 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
             let m = except_exit::drop_marker_before(stmts, i - n, i);
             stmts.drain(i - n - m..i - m);
             i -= n + m;
+            // (the mark of a constant `return` out of `for` loops through the copy)
+            if i > 0 && const_return_copy::is_mark(&stmts[i - 1]) {
+                stmts.remove(i - 1);
+                i -= 1;
+            }
             // (a nested statement's copy marked before this one's)
             i -= finally_exits::drop_unwind_mark(stmts, i);
         } else {
@@ -1884,6 +1890,13 @@ impl<'a> Structurer<'a> {
                     // (≤3.10 `return CONSTANT` out of a `for` loop in a try body: the iterator
                     // popped, then POP_BLOCK, the constant loaded after it)
                     if let Some(n) = self.const_return_past_iter(b, base, &left, next) {
+                        whole = Some(left);
+                        b = n;
+                        continue;
+                    }
+                    // (3.11+: the same through a finally body's copy, `const_return_copy.rs`)
+                    if let Some(n) = self.const_return_through_copy(b, base, &left, next) {
+                        out.push(const_return_copy::mark());
                         whole = Some(left);
                         b = n;
                         continue;

@@ -25,6 +25,9 @@ ALL = {
     "for_const_return_through_finally",
     "for_const_return_through_except_and_finally",
     "for_const_return_through_two_finallys",
+    "finally_loop_break",
+    "finally_while_break_return_const",
+    "finally_for_break_then_code",
 }
 # `while True: try: ... except E: break  else: ... finally: ...` then `return log`: ≤3.10 not read
 # yet ("a block would come out twice" / "an exit from a try body without the finally body's
@@ -42,6 +45,12 @@ REFUSED[10] |= {
 # version ("the stack went below the statement's base")
 for _minor in range(9, 15):
     REFUSED.setdefault(_minor, set()).add("for_const_return_through_two_finallys")
+# a `finally:` body ending in a loop left by `break`: not read yet on 3.9 (the `for` loop, "a value
+# stays on the stack across blocks") and on 3.10 / 3.12+ (a `while` loop whose `break`s 3.10 and
+# 3.12+ give a copy of `return CONSTANT`: "a finally block whose normal-path copy differs")
+REFUSED[9] |= {"finally_loop_break", "finally_for_break_then_code"}
+for _minor in (10, 12, 13, 14):
+    REFUSED[_minor].add("finally_while_break_return_const")
 # 3.12+ read `return CONSTANT` out of a `for` loop through a finally body's copy as `break` with
 # the loop's `else:` returning the other constant and the first after the statement (the same
 # behaviour, other instructions)

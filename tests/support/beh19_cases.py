@@ -231,6 +231,67 @@ def run(xs):
     log = []
     return f(xs, log), log
 ''',
+    # 3.11: a `finally:` body ending in a loop left by `break`: the normal path's copy has the
+    # function's closing `return None` copied into the `break` and after the loop, the handler's
+    # copy its re-raise (finally_break_copy.rs)
+    "finally_loop_break": '''
+def f(xs, log):
+    try:
+        log.append(10 // len(xs))
+    finally:
+        for x in xs + [0]:
+            if x == 0:
+                break
+            log.append(x)
+
+def run(xs):
+    log = []
+    try:
+        f(xs, log)
+    except ZeroDivisionError:
+        log.append("zero")
+    return log
+''',
+    "finally_while_break_return_const": '''
+def f(xs, log):
+    try:
+        log.append(10 // len(xs))
+    finally:
+        while xs:
+            x = xs.pop()
+            if x > 3:
+                log.append("big")
+                break
+            log.append(x)
+    return "done"
+
+def run(xs):
+    log = []
+    try:
+        r = f(xs, log)
+    except ZeroDivisionError:
+        r = "zero"
+    return r, log
+''',
+    "finally_for_break_then_code": '''
+def f(xs, log):
+    try:
+        log.append(10 // len(xs))
+    finally:
+        for x in xs:
+            if x == 0:
+                break
+            log.append(x)
+    log.append("after")
+    return log
+
+def run(xs):
+    log = []
+    try:
+        return f(xs, log)
+    except ZeroDivisionError:
+        return "zero", log
+''',
 }
 
 

@@ -31,6 +31,7 @@ mod except_exit;
 mod except_star;
 mod exit_in_body;
 mod exit_in_copy;
+mod finally_break_copy;
 mod finally_exits;
 mod finally_late_return;
 mod finally_tail;
@@ -3682,6 +3683,10 @@ impl<'a> Structurer<'a> {
             // (and into an arm the code after the `if` is the way past: `finally_tail.rs`)
             if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
                 finally_tail::join_reraise_arms(&mut fin, &reraise);
+            }
+            // (3.11: and into a final loop's `break`s, `finally_break_copy.rs`)
+            if self.code.version == framejit_bytecode::PyVersion::V3_11 {
+                finally_break_copy::reraise_as_break(&mut fin, &reraise);
             }
             // (and into a final loop's `break`s and its end alike)
             if self.code.version >= framejit_bytecode::PyVersion::V3_12 {

@@ -2,7 +2,9 @@
 bodies in `while` loops (3.11+: the awaited exit call, then the loop's exit or its copy), and a
 `return` computed after an except clause's POP_EXCEPT past an enclosing finally body's copy
 (3.12+: refused; it was read into the try body, computed before the finally body), and 3.11's
-`return CONSTANT` out of a `for` loop through a finally body's copy, 3.9-3.14.
+`return CONSTANT` out of a `for` loop through a finally body's copy and finally bodies ending in a
+loop left by `break`, and 3.14's `break` NOPs falling into the code after a try statement,
+3.9-3.14.
 Each case is decompiled under the interpreter, compiled again and run against the original on
 several inputs: equal results, and the same instructions, where it is read; the rest is refused,
 never read wrong."""
@@ -28,6 +30,8 @@ ALL = {
     "finally_loop_break",
     "finally_while_break_return_const",
     "finally_for_break_then_code",
+    "try_while_else_break_then_call",
+    "try_while_future_features",
 }
 # `while True: try: ... except E: break  else: ... finally: ...` then `return log`: ≤3.10 not read
 # yet ("a block would come out twice" / "an exit from a try body without the finally body's
@@ -58,6 +62,14 @@ OTHER_CODE = {
     minor: {"for_const_return_through_finally", "for_const_return_through_except_and_finally"}
     for minor in (12, 13, 14)
 }
+OTHER_CODE[9] = set()
+# a `while True:` ending a try body, left by `break`s: read with `continue` / `break` ending the
+# arms in place of `else: break` (the same behaviour, other instructions) on 3.9 / 3.14
+# (`future_features`) and 3.10-3.13 (`else_break_then_call`)
+OTHER_CODE[9].add("try_while_future_features")
+OTHER_CODE[14].add("try_while_future_features")
+for _minor in (10, 11, 12, 13):
+    OTHER_CODE.setdefault(_minor, set()).add("try_while_else_break_then_call")
 
 
 @pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])

@@ -292,6 +292,57 @@ def run(xs):
     except ZeroDivisionError:
         return "zero", log
 ''',
+    # 3.14: a `while True:` ending a try body, left by `break` in an `else:` arm (its line kept as
+    # a NOP falling into the code after the try statement) and by a `break` that jumps there
+    # (nop_break.rs)
+    "try_while_else_break_then_call": '''
+def f(it):
+    n = 0
+    try:
+        while True:
+            tp = next(it)
+            if tp == 2:
+                if n:
+                    break
+                n = 1
+            else:
+                break
+    except StopIteration:
+        pass
+    return sorted(it), n
+
+def run(xs):
+    return f(iter(xs))
+''',
+    # lib2to3 `_detect_future_features`' shape
+    "try_while_future_features": '''
+def f(tokens):
+    have_doc = False
+    features = set()
+    it = iter(tokens)
+    try:
+        while True:
+            tp = next(it)
+            if tp == 1:
+                continue
+            elif tp == 2:
+                if have_doc:
+                    break
+                have_doc = True
+            elif tp == 3 and have_doc:
+                tp = next(it)
+                if tp != 4:
+                    break
+                features.add(next(it))
+            else:
+                break
+    except StopIteration:
+        pass
+    return sorted(features), have_doc
+
+def run(xs):
+    return f(xs), f([2, 3, 4] + xs), f([1, 2, 3, 4, 7, 3, 4, 8, 2] + xs)
+''',
 }
 
 

@@ -55,6 +55,7 @@ mod loop_exits;
 mod loop_return;
 mod loop_shapes;
 mod loop_tail_copy;
+mod nop_break;
 mod nop_else;
 mod nop_header;
 mod shared_tail;

@@ -40,8 +40,9 @@ ALL = {
 LATER = {"while_clause_break_through_finally", "for_else_break_through_finally", "for_return_const_in_with"}
 REFUSED = {
     # (3.11 reads it since branch beh311: the clause's `break` goes on where the finally copy jumps;
-    # 3.11 does not copy the handler's re-raise into the finally body's loop alike: not read yet)
-    11: {"finally_loop_break", "finally_loop_break_after_except"},
+    # the finally body's loop whose `break`s hold the handler's re-raise and the normal path's
+    # copied exit is read since branch beh19, `finally_break_copy.rs`)
+    11: set(),
     12: LATER,
     13: LATER,
     14: LATER,

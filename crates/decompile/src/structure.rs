@@ -10,6 +10,7 @@ use crate::input::CodeInput;
 use framejit_bytecode::{Instr, Item};
 
 mod arm_order;
+mod async_break;
 mod block_instrs;
 mod break_copy_line;
 mod break_first;
@@ -18,6 +19,7 @@ mod clause_end_copy;
 pub(crate) mod closing_return;
 mod comp_lines;
 mod cond_sense;
+mod const_return_copy;
 mod copied_blocks;
 mod coroutine;
 mod dead_clause_end;
@@ -29,6 +31,7 @@ mod except_exit;
 mod except_star;
 mod exit_in_body;
 mod exit_in_copy;
+mod finally_break_copy;
 mod finally_exits;
 mod finally_late_return;
 mod finally_tail;
@@ -52,6 +55,7 @@ mod loop_exits;
 mod loop_return;
 mod loop_shapes;
 mod loop_tail_copy;
+mod nop_break;
 mod nop_else;
 mod nop_header;
 mod shared_tail;
@@ -198,6 +202,10 @@ pub struct Structurer<'a> {
     /// How many blocks run so far returned a value computed after they popped a loop's iterator
     /// (`exprs/late_return.rs`).
     late_returns: usize,
+    /// 3.11+: code after except clauses' POP_EXCEPT, ending in `return` of a computed value,
+    /// placed after their try statement where nothing else follows it (`except_exit.rs`
+    /// `place_copied_tail`): its value was computed after any `finally:` copy it starts with.
+    clause_late_tails: Vec<Vec<Stmt>>,
     /// Blocks that ran code after popping a loop's iterator, ending in `return`: the code after
     /// the loop the compiler copied into a `break` (`loop_tail_copy.rs`).
     late_tails: Vec<loop_tail_copy::TailSeen>,
@@ -354,6 +362,11 @@ fn strip_copies(stmts: &mut Vec<Stmt>, fin: &[Stmt], in_loop: bool) -> bool {
             let m = except_exit::drop_marker_before(stmts, i - n, i);
             stmts.drain(i - n - m..i - m);
             i -= n + m;
+            // (the mark of a constant `return` out of `for` loops through the copy)
+            if i > 0 && const_return_copy::is_mark(&stmts[i - 1]) {
+                stmts.remove(i - 1);
+                i -= 1;
+            }
             // (a nested statement's copy marked before this one's)
             i -= finally_exits::drop_unwind_mark(stmts, i);
         } else {
@@ -795,6 +808,7 @@ impl<'a> Structurer<'a> {
             legacy,
             resume: vec![0; n],
             late_returns: 0,
+            clause_late_tails: Vec::new(),
             late_tails: Vec::new(),
             last_tail: None,
             stops: Vec::new(),
@@ -1878,6 +1892,13 @@ impl<'a> Structurer<'a> {
                     // (≤3.10 `return CONSTANT` out of a `for` loop in a try body: the iterator
                     // popped, then POP_BLOCK, the constant loaded after it)
                     if let Some(n) = self.const_return_past_iter(b, base, &left, next) {
+                        whole = Some(left);
+                        b = n;
+                        continue;
+                    }
+                    // (3.11+: the same through a finally body's copy, `const_return_copy.rs`)
+                    if let Some(n) = self.const_return_through_copy(b, base, &left, next) {
+                        out.push(const_return_copy::mark());
                         whole = Some(left);
                         b = n;
                         continue;
@@ -3157,12 +3178,27 @@ impl<'a> Structurer<'a> {
         let differs =
             |s: &Self| s.err("a with statement whose code after it differs on the suppressed path");
         let last_exit = match after {
-            Some(a) if is_async => {
-                let (last, blocks) = self
-                    .async_with_last_exit(h, exits, suppressed, a)
-                    .ok_or_else(|| differs(self))?;
-                (!last.is_empty()).then_some((last, blocks))
-            }
+            Some(a) if is_async => match self.async_with_last_exit(h, exits, suppressed, a) {
+                // (a constant `return` read through the loop's own exit block, where that is
+                // what the awaited exit call goes on to: `break`, the block stays the loop's)
+                Some((_, blocks))
+                    if lp.and_then(|c| c.exit).is_some_and(|x| blocks.contains(&x)) =>
+                {
+                    let blocks = self
+                        .async_with_last_break(a, lp)
+                        .ok_or_else(|| differs(self))?;
+                    Some((vec![Stmt::Break], blocks))
+                }
+                Some((last, blocks)) => (!last.is_empty()).then_some((last, blocks)),
+                // (`break` out of a `while` loop: the awaited exit call, then the loop's exit or
+                // 3.12+ its copy, `async_break.rs`)
+                None => {
+                    let blocks = self
+                        .async_with_last_break(a, lp)
+                        .ok_or_else(|| differs(self))?;
+                    Some((vec![Stmt::Break], blocks))
+                }
+            },
             Some(a) if !self.with_after_agrees(h, exits, suppressed, a) => {
                 // (a `break` whose copy of the loop's exit the compiler inlined there is refused
                 // too: read as the code after the statement, it would run on the suppressed path)
@@ -3307,6 +3343,7 @@ impl<'a> Structurer<'a> {
         let kept = std::mem::take(&mut self.try_carry);
         let spill = !kept.is_empty();
         let late_before = self.late_returns;
+        let tails_before = self.clause_late_tails.len();
         // (not a finally body: the ways out of the body run its copies, outside the range)
         let first =
             (!spill && self.legacy.is_none() && self.has_except_clauses(h, cleanup)).then(|| {
@@ -3486,6 +3523,10 @@ impl<'a> Structurer<'a> {
             if late_in_body {
                 return Err(self.err(late_exit::LATE_RETURN));
             }
+            // (the same after an except clause's POP_EXCEPT, placed after its try statement)
+            if late_exit::copy_then_late_return(&self.clause_late_tails[tails_before..], fin_copy) {
+                return Err(self.err(late_exit::LATE_TAIL));
+            }
             // CPython copies the finally body before every return/break/continue that leaves the
             // try: drop those copies, or refuse, so that it does not run twice
             let mut body = body;
@@ -3643,6 +3684,10 @@ impl<'a> Structurer<'a> {
             // (and into an arm the code after the `if` is the way past: `finally_tail.rs`)
             if self.code.version >= framejit_bytecode::PyVersion::V3_11 {
                 finally_tail::join_reraise_arms(&mut fin, &reraise);
+            }
+            // (3.11: and into a final loop's `break`s, `finally_break_copy.rs`)
+            if self.code.version == framejit_bytecode::PyVersion::V3_11 {
+                finally_break_copy::reraise_as_break(&mut fin, &reraise);
             }
             // (and into a final loop's `break`s and its end alike)
             if self.code.version >= framejit_bytecode::PyVersion::V3_12 {

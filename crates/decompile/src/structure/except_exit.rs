@@ -338,6 +338,11 @@ impl super::Structurer<'_> {
             if body_completes && !super::finally_exits::ends_leaving(rest) {
                 return None;
             }
+            // (its `return`'s value was computed after the POP_EXCEPT, after any `finally:`
+            // copy before it: for an enclosing `finally:` to tell, `late_exit.rs`)
+            if super::late_exit::returns_computed(t) {
+                self.clause_late_tails.push(t.clone());
+            }
             return Some(t.clone());
         };
         // what follows the statement must start with the same code (structured once here to

@@ -188,7 +188,13 @@ impl Structurer<'_> {
         let others = exits
             .iter()
             .all(|&y| y == x || self.cfg.blocks[y].handler.is_some() || !uncovered_code(y));
-        others.then_some(x)
+        if !others {
+            return None;
+        }
+        // (3.14: where that way out is a `break` line's NOP falling into the code after the
+        // statement, and another way out jumps straight to that code, the code is the exit:
+        // the NOP is a `break` into it, `nop_break.rs`)
+        Some(super::nop_break::past_break_nop(self, x, exits).unwrap_or(x))
     }
 
     /// 3.12+: is block `e` (a way out of a loop inside a try body) only a jump, laid out among the

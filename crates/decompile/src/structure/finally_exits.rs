@@ -406,6 +406,8 @@ fn flat(stmts: &[Stmt]) -> Vec<Stmt> {
 struct Tails {
     found: Option<Vec<Stmt>>,
     bare: bool,
+    /// 3.11: the code copied into a final loop's `break`s too (`finally_break_copy.rs`).
+    loop_breaks: bool,
 }
 
 /// Is `copy` the code `fin` but for code after the statement that the compiler copied into the
@@ -448,6 +450,17 @@ fn same_but_tails(copy: &[Stmt], fin: &[Stmt], t: &mut Tails) -> bool {
                 return same_but_tails(&turned, fin, t);
             }
         }
+    }
+    // (a final loop whose `break`s the code after the statement was copied into, and its end:
+    // `finally_break_copy.rs`)
+    if let Some(tail) =
+        super::finally_break_copy::breaks_copied(copy, fin).filter(|_| t.loop_breaks)
+    {
+        if t.found.as_ref().is_some_and(|x| *x != tail) {
+            return false;
+        }
+        t.found = Some(tail);
+        return true;
     }
     if copy.len() != n || n == 0 || copy[..n - 1] != fin[..n - 1] {
         return false;
@@ -528,7 +541,10 @@ impl Structurer<'_> {
         let (flat_rest, flat_fin) = (flat(rest), flat(fin));
         // the code after the statement copied into the copy's ends: where that code is (the
         // statement's end, which an enclosing try body may not cover), not inside the statement
-        let mut t = Tails::default();
+        let mut t = Tails {
+            loop_breaks: self.code.version == framejit_bytecode::PyVersion::V3_11,
+            ..Tails::default()
+        };
         if same_but_tails(&flat_rest, &flat_fin, &mut t) {
             if let Some(tail) = t.found {
                 match end {

@@ -87,21 +87,26 @@ pub(super) fn split_break_copies(code: &CodeInput, cfg: &mut Cfg, loops: &[Loop]
                 }
             }
         }
-        // (the blocks that make exit calls, then leave: `return` / `raise`, no way on)
-        let copies: Vec<(usize, usize)> = outs
+        // (the blocks that make exit calls, then leave: `return` / `raise`, no way on; or that
+        // make an `async with`'s awaited exit call, whose await loop's way out then leaves: that
+        // block is the one split, `async_break.rs`)
+        let copies: Vec<(usize, usize, usize)> = outs
             .iter()
             .filter_map(|&y| {
                 let ins = block_instrs(cfg, y);
-                let k = exit_calls_end(code, &ins)?;
+                let Some(k) = exit_calls_end(code, &ins) else {
+                    let (e, k) = super::async_break::awaited_break_copy(code, cfg, y)?;
+                    return Some((y, e, k));
+                };
                 let leaves = cfg.blocks[y]
                     .succs
                     .iter()
                     .all(|e| e.kind == EdgeKind::Exception);
                 let rest = ins[k..].iter().any(|i| i.op.name != "NOP");
-                (leaves && rest && ins.len() == cfg.blocks[y].instrs.len()).then_some((y, k))
+                (leaves && rest && ins.len() == cfg.blocks[y].instrs.len()).then_some((y, y, k))
             })
             .collect();
-        let [(y, k)] = copies[..] else {
+        let [(y, split, k)] = copies[..] else {
             continue;
         };
         let depths = depths.get_or_insert_with(|| {
@@ -122,13 +127,13 @@ pub(super) fn split_break_copies(code: &CodeInput, cfg: &mut Cfg, loops: &[Loop]
             .any(|&o| o != y && depth_at(o, 0).is_none_or(|od| od <= d));
         let level = |x: usize| cfg.blocks[x].handler.map(|h| h.0);
         if other_exit
-            || depth_at(y, k) != Some(d)
+            || depth_at(split, k) != Some(d)
             || depth_at(y, 0).is_none_or(|yd| yd <= d)
-            || level(y) != level(l.header)
+            || level(split) != level(l.header)
         {
             continue;
         }
-        at.push((y, k));
+        at.push((split, k));
     }
     at.sort_unstable();
     at.dedup_by_key(|s| s.0);
@@ -158,19 +163,28 @@ impl Structurer<'_> {
                     return None;
                 }
                 let ins = self.instrs(y);
-                let Some(k) = exit_calls_end(self.code, &ins) else {
-                    continue;
+                let z = match exit_calls_end(self.code, &ins) {
+                    Some(k) => {
+                        let only_jumps = ins[k..].iter().all(|i| {
+                            matches!(
+                                i.op.name,
+                                "NOP"
+                                    | "JUMP_FORWARD"
+                                    | "JUMP_BACKWARD"
+                                    | "JUMP"
+                                    | "JUMP_NO_INTERRUPT"
+                            )
+                        });
+                        let on = self
+                            .succ(y, EdgeKind::Jump)
+                            .or_else(|| self.succ(y, EdgeKind::Fall));
+                        on.filter(|_| only_jumps)
+                    }
+                    // (an `async with`'s awaited exit call: past its await loop, `async_break.rs`)
+                    None => super::async_break::awaited_exit_jump(self.code, &self.cfg, y)
+                        .map(|(_, z)| z),
                 };
-                let only_jumps = ins[k..].iter().all(|i| {
-                    matches!(
-                        i.op.name,
-                        "NOP" | "JUMP_FORWARD" | "JUMP_BACKWARD" | "JUMP" | "JUMP_NO_INTERRUPT"
-                    )
-                });
-                let on = self
-                    .succ(y, EdgeKind::Jump)
-                    .or_else(|| self.succ(y, EdgeKind::Fall));
-                let Some(z) = on.filter(|_| only_jumps) else {
+                let Some(z) = z else {
                     continue;
                 };
                 // (at the loop's own depth and try nesting: not the way out of a with statement

@@ -569,7 +569,6 @@ impl Structurer<'_> {
         // their await loops, read as the exit call's statement each, which the enclosing
         // statements take off as their copies; the way out is then a constant `return`, as after
         // plain exit calls in `with_body_last_exit`)
-        let mut outer_awaits = false;
         for (k, i) in tail.iter().enumerate() {
             if i.op.name == "SEND" {
                 let none = Val::Expr(Expr::constant(crate::ast::Constant::None));
@@ -585,7 +584,6 @@ impl Structurer<'_> {
                     sim.stack.push(Val::Null);
                 }
                 sim.stack.push(Val::Expr(Expr::name(WITH_EXIT)));
-                outer_awaits = true;
                 continue;
             }
             match sim.step(i).ok()? {
@@ -600,11 +598,18 @@ impl Structurer<'_> {
                         Some((Stmt::Return { value: None | Some(Expr::Constant { .. }) }, calls))
                             if !calls.is_empty() && calls.iter().all(|c| *c == exit_call)
                     );
-                    if outer_awaits && !constant {
-                        return None;
-                    }
-                    return matches!(out.last(), Some(Stmt::Return { .. } | Stmt::Raise { .. }))
-                        .then_some((out, blocks));
+                    // (only a `return` of a constant: a value the body's `return` computes is
+                    // under the exit call, and a `raise` in the body goes to the handler, not
+                    // through the exit call; code computed or raised after the awaited exit call
+                    // is the code after the statement or its loop, copied, which runs after
+                    // `__aexit__`: as `with_body_last_exit`)
+                    let lone_constant = matches!(
+                        out.as_slice(),
+                        [Stmt::Return {
+                            value: None | Some(Expr::Constant { .. })
+                        }]
+                    );
+                    return (constant || lone_constant).then_some((out, blocks));
                 }
                 Some(_) => return None,
             }

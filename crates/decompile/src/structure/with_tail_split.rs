@@ -35,13 +35,19 @@ pub(super) fn split_suppressed_tails(code: &CodeInput, cfg: &mut Cfg) {
                 .next()
                 .is_some_and(|j| j.starts_with("POP_JUMP") && j.ends_with("IF_TRUE"))
             && names.next().is_none();
-        let Some(x) = blk
-            .succs
-            .iter()
-            .find(|e| e.kind == EdgeKind::Jump)
-            .map(|e| e.to)
-            .filter(|_| handler_test)
-        else {
+        let jump = |b: &Block| {
+            b.succs
+                .iter()
+                .find(|e| e.kind == EdgeKind::Jump)
+                .map(|e| e.to)
+        };
+        let x = match handler_test {
+            true => jump(blk),
+            // (`async with`: the exit call's result awaited first, its await loop's way out
+            // the test, `async_test`)
+            false => async_test(code, cfg, blk).and_then(|t| jump(&cfg.blocks[t])),
+        };
+        let Some(x) = x else {
             continue;
         };
         if let Some(split) = pops_end(code, cfg, x) {
@@ -53,6 +59,41 @@ pub(super) fn split_suppressed_tails(code: &CodeInput, cfg: &mut Cfg) {
     at.dedup_by_key(|s| s.0);
     for &(b, k) in at.iter().rev() {
         split_block(cfg, b, k);
+    }
+}
+
+/// 3.11 `async with`'s handler block `blk`: PUSH_EXC_INFO, WITH_EXCEPT_START, GET_AWAITABLE,
+/// LOAD_CONST, falling into the await loop's SEND block: the block its way out goes to, where
+/// that is the test of the awaited result alone (a POP_JUMP ... IF_TRUE).
+fn async_test(code: &CodeInput, cfg: &Cfg, blk: &Block) -> Option<usize> {
+    let names = |b: &Block| -> Vec<&str> {
+        b.instrs
+            .iter()
+            .filter_map(|&i| match code.bytecode.items.get(i) {
+                Some(Item::Instr(ins)) => Some(ins.op.name),
+                _ => None,
+            })
+            .filter(|n| *n != "NOP")
+            .collect()
+    };
+    let on = |b: &Block, kind: EdgeKind| b.succs.iter().find(|e| e.kind == kind).map(|e| e.to);
+    let head = [
+        "PUSH_EXC_INFO",
+        "WITH_EXCEPT_START",
+        "GET_AWAITABLE",
+        "LOAD_CONST",
+    ];
+    if names(blk) != head {
+        return None;
+    }
+    let s = on(blk, EdgeKind::Fall)?;
+    if names(&cfg.blocks[s]) != ["SEND"] {
+        return None;
+    }
+    let t = on(&cfg.blocks[s], EdgeKind::Jump)?;
+    match names(&cfg.blocks[t])[..] {
+        [j] if j.starts_with("POP_JUMP") && j.ends_with("IF_TRUE") => Some(t),
+        _ => None,
     }
 }
 

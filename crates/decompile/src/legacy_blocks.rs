@@ -660,7 +660,10 @@ impl Structurer<'_> {
                     .last()
                     .is_some_and(|i| i.op.name == "RETURN_VALUE");
                 if !from_clause && !plain_return {
-                    end = self.legacy_try_to_stop(e);
+                    // (where every clause goes on, reached before the enclosing stop, first)
+                    end = self
+                        .legacy_clause_join(h, e, lp)
+                        .or_else(|| self.legacy_try_to_stop(e));
                     if end.is_none() && r != e && clause_to(r) && returns {
                         // (the body jumps to where a clause goes, code that returns: the
                         // statement ends there)

@@ -127,6 +127,21 @@ def else_return_then_if_else(xs):
     return str(len(out)) + dot, len(xs)
 
 
+def nested_elif_ending_arm(xs):
+    if xs:
+        t = str(xs.pop())
+        if t != "0":
+            if t == "1":
+                t = "one"
+            elif t == "3":
+                t = "three"
+    else:
+        t = ""
+    if len(xs) > 2:
+        t = t + "!"
+    return t
+
+
 CASES = {
     "with_clause_if_else_raise": [([1, 2], False), ([0], False), ([0], True), ([3, 4, 0], False)],
     "with_clause_raise_then_code": [([], False), ([], True), ([5, 1], False), ([5], True), ([2], True)],
@@ -136,4 +151,5 @@ CASES = {
     "if_arm_clause_raise_then_code": [([],), ([1],), ([1, 2],), ([1, 0],), ([1, 0, 3, 4],)],
     "finally_body_clause_raise": [([],), ([1, 2],), ([4, 2],), ([1, 1, 2],), ([3],)],
     "else_return_then_if_else": [([],), ([1, 2],), ([1, 0],), ([0, 0],)],
+    "nested_elif_ending_arm": [([],), ([0],), ([1],), ([3],), ([4],), ([5, 5, 5, 1],)],
 }

@@ -197,6 +197,24 @@ def run(xs):
         dot = ""
     return str(len(out)) + dot, len(xs)
 ''',
+    # http.server `_url_collapse_path`: an `if`/`elif` inside an `if` inside an outer `if` arm with
+    # an `else:`; the `elif`'s false way and the inner `if`'s share the jump past the outer
+    # `else:`, reached again after the `elif` arm (structure.rs `region_blocks`, now ≤3.10)
+    "nested_elif_ending_arm": '''
+def run(xs):
+    if xs:
+        t = str(xs.pop())
+        if t != "0":
+            if t == "1":
+                t = "one"
+            elif t == "3":
+                t = "three"
+    else:
+        t = ""
+    if len(xs) > 2:
+        t = t + "!"
+    return t
+''',
 }
 
 

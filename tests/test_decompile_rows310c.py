@@ -23,6 +23,7 @@ ALL = {
     "for_clause_continue_or_raise",
     "else_return_then_if_else",
     "nested_elif_ending_arm",
+    "continue_last_in_try_body",
 }
 # 3.12+: a clause that `continue`s in an inner `if` or raises, then code after the statement in a
 # `for` loop: "a block would come out twice" there (3.12+ structure, not this branch's)
@@ -32,6 +33,10 @@ REFUSED = {minor: {"for_clause_continue_or_raise"} for minor in (12, 13, 14)}
 REFUSED[11] = {"nested_elif_ending_arm"}
 for _minor in (13, 14):
     REFUSED[_minor].add("nested_elif_ending_arm")
+
+# 3.9: `continue` last in a try body comes back as the statement's `else: continue` (the same
+# behaviour; 3.9 threads both to one jump and tells them apart by dead code: not this branch's)
+OTHER_CODE = {9: {"continue_last_in_try_body"}}
 
 
 @pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])
@@ -47,4 +52,4 @@ def test_cases_decompile_and_behave(report) -> None:
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()))
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), OTHER_CODE.get(minor, set()))

@@ -142,6 +142,27 @@ def nested_elif_ending_arm(xs):
     return t
 
 
+def continue_last_in_try_body(xs):
+    out = []
+    for term in xs:
+        try:
+            out.append(10 // (term - 1))
+            continue
+        except ZeroDivisionError:
+            pass
+        try:
+            frac = 12 / term
+            if frac > 5 or frac < 0:
+                out.append("big")
+                continue
+            out.append(frac)
+            continue
+        except ZeroDivisionError:
+            pass
+        out.append(term)
+    return out
+
+
 CASES = {
     "with_clause_if_else_raise": [([1, 2], False), ([0], False), ([0], True), ([3, 4, 0], False)],
     "with_clause_raise_then_code": [([], False), ([], True), ([5, 1], False), ([5], True), ([2], True)],
@@ -152,4 +173,5 @@ CASES = {
     "finally_body_clause_raise": [([],), ([1, 2],), ([4, 2],), ([1, 1, 2],), ([3],)],
     "else_return_then_if_else": [([],), ([1, 2],), ([1, 0],), ([0, 0],)],
     "nested_elif_ending_arm": [([],), ([0],), ([1],), ([3],), ([4],), ([5, 5, 5, 1],)],
+    "continue_last_in_try_body": [([],), ([1, 2, 3],), ([0, 1, 5, -4],), ([1, 0, 2],)],
 }

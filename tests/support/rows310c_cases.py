@@ -215,6 +215,29 @@ def run(xs):
         t = t + "!"
     return t
 ''',
+    # pstats `generic`: `continue` written last in try bodies (3.10: POP_BLOCK on the `continue`
+    # line, then the jump back; read as `else: continue` before, or refused, structure/try_continue.rs)
+    "continue_last_in_try_body": '''
+def run(xs):
+    out = []
+    for term in xs:
+        try:
+            out.append(10 // (term - 1))
+            continue
+        except ZeroDivisionError:
+            pass
+        try:
+            frac = 12 / term
+            if frac > 5 or frac < 0:
+                out.append("big")
+                continue
+            out.append(frac)
+            continue
+        except ZeroDivisionError:
+            pass
+        out.append(term)
+    return out
+''',
 }
 
 

@@ -587,6 +587,7 @@ impl Structurer<'_> {
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
         let normal = self.legacy_normal_exit(h).filter(|&n| {
             !self.legacy_break_after_pop_block(n, h, lp)
+                && !self.continue_after_pop_block(n, h, lp)
                 && !self.legacy_while_break_after_pop_block(n, h, lp)
         });
         self.active.push((h, h));

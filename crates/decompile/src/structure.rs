@@ -57,6 +57,7 @@ mod nop_header;
 mod shared_tail;
 mod straight;
 mod try_body_end;
+mod try_continue;
 mod try_else;
 mod try_end_arm;
 mod try_loop_exits;

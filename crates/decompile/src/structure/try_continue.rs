@@ -14,7 +14,7 @@ use framejit_bytecode::PyVersion;
 
 impl Structurer<'_> {
     /// 3.10: is `n`, where the last POP_BLOCK of the try body whose handler is `h` falls, a lone
-    /// jump back to the header of the loop `lp` (or its guard), with that POP_BLOCK starting a
+    /// jump back to the header of the `for` loop `lp`, with that POP_BLOCK starting a
     /// line of its own (the `continue` statement's)? Then the body never completes: its way on
     /// is the `continue`.
     pub(super) fn continue_after_pop_block(
@@ -27,10 +27,12 @@ impl Structurer<'_> {
         if self.code.version != PyVersion::V3_10 || n >= h {
             return false;
         }
-        let back = matches!(self.instrs(n)[..], [j] if j.op.name == "JUMP_ABSOLUTE")
-            && self
-                .succ(n, EdgeKind::Jump)
-                .is_some_and(|t| t == ctx.header || Some(t) == ctx.guard);
+        // (a `for` loop only: a `while` loop's `continue` goes to its top test, which the loop's
+        // own structure reads otherwise; taken there, the body came out twice)
+        let for_loop = self.instrs(ctx.header).first().map(|i| i.op.name) == Some("FOR_ITER");
+        let back = for_loop
+            && matches!(self.instrs(n)[..], [j] if j.op.name == "JUMP_ABSOLUTE")
+            && self.succ(n, EdgeKind::Jump) == Some(ctx.header);
         if !back {
             return false;
         }

@@ -24,6 +24,7 @@ ALL = {
     "else_return_then_if_else",
     "nested_elif_ending_arm",
     "continue_last_in_try_body",
+    "clause_try_else_continue",
 }
 # 3.12+: a clause that `continue`s in an inner `if` or raises, then code after the statement in a
 # `for` loop: "a block would come out twice" there (3.12+ structure, not this branch's)
@@ -34,9 +35,10 @@ REFUSED[11] = {"nested_elif_ending_arm"}
 for _minor in (13, 14):
     REFUSED[_minor].add("nested_elif_ending_arm")
 
-# 3.9: `continue` last in a try body comes back as the statement's `else: continue` (the same
+# 3.9: `continue` last in a try body comes back as the statement's `else: continue`, and the inner
+# `else: continue` of clause_try_else_continue otherwise (the same
 # behaviour; 3.9 threads both to one jump and tells them apart by dead code: not this branch's)
-OTHER_CODE = {9: {"continue_last_in_try_body"}}
+OTHER_CODE = {9: {"continue_last_in_try_body", "clause_try_else_continue"}}
 
 
 @pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])

@@ -163,6 +163,20 @@ def continue_last_in_try_body(xs):
     return out
 
 
+def clause_try_else_continue(xs):
+    out = []
+    while True:
+        try:
+            out.append(10 // (xs.pop() - 1))
+        except:
+            try:
+                out.append(12 // len(xs))
+            except:
+                out.append(xs[-1] * len(out))
+            else:
+                continue
+
+
 CASES = {
     "with_clause_if_else_raise": [([1, 2], False), ([0], False), ([0], True), ([3, 4, 0], False)],
     "with_clause_raise_then_code": [([], False), ([], True), ([5, 1], False), ([5], True), ([2], True)],
@@ -174,4 +188,5 @@ CASES = {
     "else_return_then_if_else": [([],), ([1, 2],), ([1, 0],), ([0, 0],)],
     "nested_elif_ending_arm": [([],), ([0],), ([1],), ([3],), ([4],), ([5, 5, 5, 1],)],
     "continue_last_in_try_body": [([],), ([1, 2, 3],), ([0, 1, 5, -4],), ([1, 0, 2],)],
+    "clause_try_else_continue": [([],), ([1],), ([3, 1],), ([2, 1, 0],)],
 }

@@ -238,6 +238,23 @@ def run(xs):
         out.append(term)
     return out
 ''',
+    # idlelib.run `main`: a try inside a clause of a try in a loop, its `else: continue`; the
+    # inner clause goes on to the outer clause's end, the outer statement's way on is the lone
+    # jump round the loop (not code after it: that reading was refused)
+    "clause_try_else_continue": '''
+def run(xs):
+    out = []
+    while True:
+        try:
+            out.append(10 // (xs.pop() - 1))
+        except:
+            try:
+                out.append(12 // len(xs))
+            except:
+                out.append(xs[-1] * len(out))
+            else:
+                continue
+''',
 }
 
 

@@ -39,6 +39,16 @@ impl Structurer<'_> {
         // merge is where they go on, the `else:` part leaving; or where the normal path reaches
         // `x` before the stop, below)
         let stop = self.stops.last().copied().flatten();
+        // (in a loop, not a lone jump back: the way round the loop, where the clauses and the
+        // body's way on both go at the end of the loop's body, is no code after the statement;
+        // idlelib.run `main`, a try inside a clause inside a `while True:` body)
+        let back = self
+            .lone_instr(x)
+            .is_some_and(|i| i.op.name == "JUMP_ABSOLUTE")
+            && self.succ(x, EdgeKind::Jump).is_some_and(|t| t <= x);
+        if lp.is_some() && back {
+            return None;
+        }
         let range = |b: usize| self.cfg.blocks[b].handler.map(|t| t.0);
         let same_range = range(x) == range(h);
         let walls = [
@@ -49,7 +59,10 @@ impl Structurer<'_> {
             lp.and_then(|c| c.else_at),
             lp.and_then(|c| c.guard),
         ];
-        let joins = stop == Some(x) || self.reach_within(e, &walls)[x];
+        // (in a loop the normal way must get there: where the `else:` part leaves by `continue`,
+        // the clauses' way on may be where an enclosing clause's region stops, its POP_EXCEPT:
+        // idlelib.run `main`)
+        let joins = stop == Some(x) && lp.is_none() || self.reach_within(e, &walls)[x];
         let leaves = || stop.is_none() && lp.is_none() && self.else_leaves_alone(e, x);
         (same_range && x != e && (joins || leaves())).then_some(x)
     }

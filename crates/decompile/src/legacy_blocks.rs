@@ -607,6 +607,7 @@ impl Structurer<'_> {
     ) -> Result<(Vec<Stmt>, Option<usize>), DecompileError> {
         let normal = self.legacy_normal_exit(h).filter(|&n| {
             !self.legacy_break_after_pop_block(n, h, lp)
+                && !self.continue_after_pop_block(n, h, lp)
                 && !self.legacy_while_break_after_pop_block(n, h, lp)
         });
         self.active.push((h, h));
@@ -680,7 +681,10 @@ impl Structurer<'_> {
                     .last()
                     .is_some_and(|i| i.op.name == "RETURN_VALUE");
                 if !from_clause && !plain_return {
-                    end = self.legacy_try_to_stop(e);
+                    // (where every clause goes on, reached before the enclosing stop, first)
+                    end = self
+                        .legacy_clause_join(h, e, lp)
+                        .or_else(|| self.legacy_try_to_stop(e));
                     if end.is_none() && r != e && clause_to(r) && returns {
                         // (the body jumps to where a clause goes, code that returns: the
                         // statement ends there)

@@ -817,11 +817,11 @@ impl Structurer<'_> {
         super::finally_exits::drop_leaving_exc(&mut fin);
         // (a finally body that ends by raising never gets to the RERAISE, which is dead code)
         let raises = matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }));
-        // (3.10: the RERAISE copied into the ways out of a final try/except)
-        if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
-            super::legacy_try_end::hoist_reraise_copies(&mut fin);
-        }
-        if !raises && !fin.last().is_some_and(|s| is_marker(s, RERAISE)) {
+        // (3.10: or the RERAISE copied into the ways out of a final try/except)
+        if !raises
+            && !fin.last().is_some_and(|s| is_marker(s, RERAISE))
+            && !super::legacy_try_end::hoist_reraise_copies(&mut fin)
+        {
             return Err(self.err("a finally handler that does not re-raise"));
         }
         if !raises {

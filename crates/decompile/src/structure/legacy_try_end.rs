@@ -129,6 +129,11 @@ impl Structurer<'_> {
     }
 }
 
+/// The RERAISE marker statement (a finally handler's closing re-raise).
+fn is_reraise(s: &crate::ast::Stmt) -> bool {
+    matches!(s, crate::ast::Stmt::Expr { value: crate::ast::Expr::Name { id, .. } } if id == crate::exprs::RERAISE)
+}
+
 /// A ≤3.10 finally handler's body `fin`, its final RERAISE already taken off: 3.10 copies that
 /// RERAISE into the ways of a final `if` (each arm re-raises where it ends), so an arm ending in
 /// the re-raise is the arm without it followed by the re-raise after the `if`, the same code.
@@ -136,8 +141,7 @@ impl Structurer<'_> {
 /// RERAISE is copied after F's normal-path copy at the ends of that `if`'s arms (each arm leaves
 /// the inner body, runs F, re-raises), the same code as the arm going on out of the inner try.
 pub(super) fn strip_reraise_copies(fin: &mut [crate::ast::Stmt]) {
-    use crate::ast::{Expr, Stmt};
-    let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
+    use crate::ast::Stmt;
     if let Some(Stmt::Try {
         body,
         handlers,
@@ -172,7 +176,6 @@ pub(super) fn strip_reraise_copies(fin: &mut [crate::ast::Stmt]) {
 /// changed).
 pub(super) fn hoist_reraise_copies(fin: &mut Vec<crate::ast::Stmt>) -> bool {
     use crate::ast::{Expr, Stmt};
-    let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
     let Some(Stmt::Try {
         body,
         handlers,
@@ -230,8 +233,7 @@ pub(super) fn hoist_reraise_copies(fin: &mut Vec<crate::ast::Stmt>) -> bool {
 /// [`strip_reraise_copies`] inside a try/finally's body `stmts` (finally body `f`): the arms of
 /// its final `if` that end with f's copy and the re-raise end without them.
 fn strip_reraise_after_finally(stmts: &mut [crate::ast::Stmt], f: &[crate::ast::Stmt]) {
-    use crate::ast::{Expr, Stmt};
-    let is_reraise = |s: &Stmt| matches!(s, Stmt::Expr { value: Expr::Name { id, .. } } if id == crate::exprs::RERAISE);
+    use crate::ast::Stmt;
     let Some(Stmt::If { body, orelse, .. }) = stmts.last_mut() else {
         return;
     };
@@ -280,16 +282,8 @@ pub(super) fn hoist_exit_out_of_try(rest: &[crate::ast::Stmt]) -> Option<Vec<cra
     if !handlers.is_empty() || !orelse.is_empty() || finalbody.is_empty() {
         return None;
     }
-    let Some(Stmt::If { body, orelse, .. }) = body.last_mut() else {
-        return None;
-    };
-    let ends = |arm: &Vec<Stmt>| arm.len() > 1 && arm.last() == Some(exit);
-    if !ends(body) || !(orelse.is_empty() || ends(orelse)) {
-        return None;
-    }
-    body.pop();
-    orelse.pop();
-    Some(out)
+    let last = body.last_mut()?;
+    drop_exit_from_arms(last, exit).then_some(out)
 }
 
 /// `if c: B; X` followed by the way out X (`return v`, `break`, `continue`) is `if c: B`
@@ -297,11 +291,19 @@ pub(super) fn hoist_exit_out_of_try(rest: &[crate::ast::Stmt]) -> Option<Vec<cra
 /// `if` (and the other arm, where there is one). Rewrites `stmts[i - 1]` so; false where it has
 /// no such copy (nothing changed).
 pub(super) fn hoist_exit_copy(stmts: &mut [crate::ast::Stmt], i: usize) -> bool {
-    use crate::ast::Stmt;
     let Some((exit, before)) = stmts[..=i].split_last_mut() else {
         return false;
     };
-    let Some(Stmt::If { body, orelse, .. }) = before.last_mut() else {
+    before
+        .last_mut()
+        .is_some_and(|s| drop_exit_from_arms(s, exit))
+}
+
+/// `if_stmt` an `if` whose arm (both arms, where it has an `else:`) ends with the way out `exit`
+/// after code of its own: takes `exit` off them (false: not so, nothing changed).
+fn drop_exit_from_arms(if_stmt: &mut crate::ast::Stmt, exit: &crate::ast::Stmt) -> bool {
+    use crate::ast::Stmt;
+    let Stmt::If { body, orelse, .. } = if_stmt else {
         return false;
     };
     let ends = |arm: &Vec<Stmt>| arm.len() > 1 && arm.last() == Some(exit);

@@ -55,12 +55,7 @@ impl Structurer<'_> {
         {
             return None;
         }
-        let k = left.len();
-        let popped = base.get(k..)?;
-        if popped.is_empty()
-            || !popped.iter().all(|v| matches!(v, Val::Iter(_)))
-            || left != &base[..k]
-        {
+        if !super::legacy_try_end::only_iters_popped(base, left) {
             return None;
         }
         let (hb, hn) = (self.cfg.blocks[b].handler, self.cfg.blocks[n].handler);

@@ -129,6 +129,18 @@ impl Structurer<'_> {
     }
 }
 
+/// Did going from stack `base` to `left` pop only loop iterators (at least one), keeping the rest?
+pub(super) fn only_iters_popped(base: &[crate::exprs::Val], left: &[crate::exprs::Val]) -> bool {
+    let k = left.len();
+    base.get(k..).is_some_and(|popped| {
+        !popped.is_empty()
+            && popped
+                .iter()
+                .all(|v| matches!(v, crate::exprs::Val::Iter(_)))
+            && left == &base[..k]
+    })
+}
+
 /// The RERAISE marker statement (a finally handler's closing re-raise).
 fn is_reraise(s: &crate::ast::Stmt) -> bool {
     matches!(s, crate::ast::Stmt::Expr { value: crate::ast::Expr::Name { id, .. } } if id == crate::exprs::RERAISE)
@@ -361,7 +373,6 @@ impl Structurer<'_> {
         left: &[crate::exprs::Val],
         next: Option<usize>,
     ) -> Option<usize> {
-        use crate::exprs::Val;
         let n = next?;
         let Some(lg) = self.legacy.as_ref() else {
             return self.const_return_out_of_range(b, base, left, n);
@@ -369,12 +380,7 @@ impl Structurer<'_> {
         if self.instrs(b).last()?.op.name != "POP_BLOCK" {
             return None;
         }
-        let k = left.len();
-        let popped = base.get(k..)?;
-        if popped.is_empty()
-            || !popped.iter().all(|v| matches!(v, Val::Iter(_)))
-            || left != &base[..k]
-        {
+        if !only_iters_popped(base, left) {
             return None;
         }
         // (not where an enclosing try body is taken to complete: the region would end there,
@@ -396,19 +402,13 @@ impl Structurer<'_> {
         left: &[crate::exprs::Val],
         n: usize,
     ) -> Option<usize> {
-        use crate::exprs::Val;
         if self.instrs(b).last()?.op.name != "POP_TOP"
             || self.succ(b, EdgeKind::Fall) != Some(n)
             || self.cfg.blocks[n].preds != [b]
         {
             return None;
         }
-        let k = left.len();
-        let popped = base.get(k..)?;
-        if popped.is_empty()
-            || !popped.iter().all(|v| matches!(v, Val::Iter(_)))
-            || left != &base[..k]
-        {
+        if !only_iters_popped(base, left) {
             return None;
         }
         let (hb, hn) = (self.cfg.blocks[b].handler, self.cfg.blocks[n].handler);

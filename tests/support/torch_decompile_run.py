@@ -8,6 +8,9 @@ transformed code) for every frame Dynamo converts, the resume functions
   1. decompiles the transformed code with framejit.decompiler.decompile_with_constants (and, for a
      resume function, the resume function Dynamo generated too, which is decompiled only),
   2. compiles the source again and takes the code object of the same name,
+     (with --run-generated-resume, a resume function as Dynamo generated it is recompiled and
+     returned instead, so the frame runs the generated code itself, eagerly, through its
+     decompiled source),
   3. returns that code object, so that torch runs it instead of its own, when its co_varnames,
      co_freevars, co_cellvars, argument counts and flags equal the transformed code's (otherwise
      torch's is kept and the code object is recorded as "incompatible").
@@ -87,10 +90,16 @@ def _find_code(code: types.CodeType, name: str):
     return None
 
 
+def _def_name(code: types.CodeType) -> str:
+    """The name of the `def` the decompiler writes for `code` (a lambda's with statements: `lambda_`)."""
+    return "lambda_" if code.co_name == "<lambda>" else code.co_name
+
+
 def _compile_find(new: types.CodeType, src: str):
     flags = new.co_flags & FUTURE_FLAGS
     module = compile(src, new.co_filename, "exec", flags=flags, dont_inherit=True)
-    return _find_code(module, new.co_name)
+    # (a lambda's transformed code has statements: the decompiler writes it as `def lambda_`)
+    return _find_code(module, new.co_name) or _find_code(module, _def_name(new))
 
 
 def _pad_locals(src: str, new: types.CodeType):
@@ -98,7 +107,11 @@ def _pad_locals(src: str, new: types.CodeType):
     that the recompiled frame has Dynamo's layout (the frame evaluator copies locals by index)."""
     tree = ast.parse(src)
     fn = next(
-        (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == new.co_name),
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in (new.co_name, _def_name(new))
+        ),
         None,
     )
     if fn is None:
@@ -177,14 +190,28 @@ def _recompile(new: types.CodeType, source: str, consts: dict):
     return rc, {"status": "substituted", **extra}, renamed
 
 
-def make_hook(records: list, show_sources: bool):
+def make_hook(records: list, show_sources: bool, run_generated: bool = False):
     def hook(old: types.CodeType, new: types.CodeType):
         rec = {"name": new.co_name, "kind": _kind(old), "consts": 0}
         records.append(rec)
         if rec["kind"] == "resume":
             # the resume function as Dynamo generated it (before it was itself converted)
-            _, _, err = _decompile(old)
+            source, consts, err = _decompile(old)
             rec["resume_source"] = err or {"status": "decompiled"}
+            if err is None and run_generated:
+                # run it (recompiled) in place of Dynamo's conversion of it: the frame then runs
+                # the generated resume function's own code, eagerly
+                rc, result, renamed = _recompile(old, source, consts)
+                rec["resume_source"] = result
+                if rc is not None:
+                    for k, v in renamed.items():
+                        setattr(builtins, k, v)
+                    rec["decompiled"] = True
+                    rec["consts"] = len(consts)
+                    rec["status"] = "substituted"
+                    if show_sources:
+                        rec["source"] = source
+                    return rc.replace(co_filename=new.co_filename, co_firstlineno=new.co_firstlineno)
         source, consts, err = _decompile(new)
         if err is not None:
             rec.update(err)
@@ -230,10 +257,10 @@ def call(prog, fn, args, kwargs):
     return result, out.getvalue()
 
 
-def run_program(prog, show_sources: bool) -> dict:
+def run_program(prog, show_sources: bool, run_generated: bool = False) -> dict:
     torch._dynamo.reset()
     records: list = []
-    handle = register_bytecode_hook(make_hook(records, show_sources))
+    handle = register_bytecode_hook(make_hook(records, show_sources, run_generated))
     runs = []
     try:
         compiled = torch.compile(prog.fn, backend="eager")
@@ -275,12 +302,17 @@ def main() -> None:
         action="store_true",
         help="torch._dynamo.config.record_runtime_overhead = False: no profiler-marker prologue in transformed code",
     )
+    ap.add_argument(
+        "--run-generated-resume",
+        action="store_true",
+        help="run each resume function as Dynamo generated it (decompiled, recompiled) in place of its conversion",
+    )
     opts = ap.parse_args()
     torch._dynamo.config.cache_size_limit = 64
     if opts.no_overhead_marker:
         torch._dynamo.config.record_runtime_overhead = False
     progs = [p for p in torch_programs.PROGRAMS if not opts.only or p.name in opts.only]
-    results = [run_program(p, opts.sources) for p in progs]
+    results = [run_program(p, opts.sources, opts.run_generated_resume) for p in progs]
     recs = [r for res in results for r in res["records"]]
     reasons = Counter()
     for r in recs:
@@ -289,7 +321,7 @@ def main() -> None:
         elif r.get("status") == "incompatible":
             reasons["incompatible: " + ",".join(sorted(r["differs"]))] += 1
     resume_src = Counter(
-        r["resume_source"].get("error", "decompiled") for r in recs if "resume_source" in r
+        r["resume_source"].get("error", r["resume_source"]["status"]) for r in recs if "resume_source" in r
     )
     totals = {
         "python": sys.version.split()[0],

@@ -73,6 +73,7 @@ mod while_fold;
 mod while_latch;
 mod with_break_exit;
 mod with_exits;
+mod with_flag;
 mod with_tail_split;
 pub(crate) use comp_lines::assign_apart;
 pub use coroutine::{bare_returns, keep_generator};
@@ -3176,6 +3177,9 @@ impl<'a> Structurer<'a> {
         // to, the body never completes: that code is its own last `return`, after the exit call
         // the compiler copied, and the statement goes on where the suppressed path does)
         let mut after = after;
+        let mut flagged = None;
+        // (spill mode: what the readings below mark placed, for `with_flag` to take back)
+        let placed = self.code.spill.get().then(|| self.emitted.clone());
         let differs =
             |s: &Self| s.err("a with statement whose code after it differs on the suppressed path");
         let last_exit = match after {
@@ -3211,7 +3215,14 @@ impl<'a> Structurer<'a> {
                         Some(last) => Some((last, Vec::new())),
                         None => match self.body_last_exit_path(a, &body_base, lp) {
                             Ok(Some(last)) => Some((last, Vec::new())),
-                            _ => return Err(differs(self)),
+                            // (spill mode: the two ways on told apart by a flag, `with_flag.rs`)
+                            _ => match self.with_flag(a, base, exits, placed, lp)? {
+                                Some(f) => {
+                                    flagged = Some(f);
+                                    None
+                                }
+                                None => return Err(differs(self)),
+                            },
                         },
                     },
                 }
@@ -3225,6 +3236,11 @@ impl<'a> Structurer<'a> {
             }
             after = None;
         }
+        let flagged = flagged.map(|f: with_flag::WithFlag| {
+            body.push(f.set);
+            after = None;
+            (f.init, f.normal)
+        });
         let mut jumps_on = None;
         let mut tail = Vec::new();
         if suppressed.is_none() && after.is_none() {
@@ -3286,11 +3302,21 @@ impl<'a> Structurer<'a> {
                 self.expect_exit_call = true;
                 Ok((vec![stmt], Some(a), vec![Val::WithExit; exits]))
             }
-            None => Ok((
-                [stmt].into_iter().chain(tail).collect(),
-                end_by_handler.or(jumps_on),
-                Vec::new(),
-            )),
+            None => {
+                let (init, normal) = match flagged {
+                    Some((init, normal)) => (Some(init), Some(normal)),
+                    None => (None, None),
+                };
+                Ok((
+                    init.into_iter()
+                        .chain([stmt])
+                        .chain(normal)
+                        .chain(tail)
+                        .collect(),
+                    end_by_handler.or(jumps_on),
+                    Vec::new(),
+                ))
+            }
         }
     }
 

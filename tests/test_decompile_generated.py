@@ -69,3 +69,30 @@ def test_generated_shape_never_wrong(results: dict, case: str) -> None:
 
 def test_every_case_is_listed(results: dict) -> None:
     assert sorted(results) == sorted(CASES + REFUSED_OR_EQUAL)
+
+
+def _lambda_with_statements(x, scale=3):
+    y = x * scale
+    if y > 10:
+        return y - 10
+    return -y
+
+
+def test_lambda_code_with_statements_reads_as_a_def() -> None:
+    """A lambda's code object with statements (torch.compile converts a lambda's frame into such
+    code) decompiles on its own as `def lambda_` that behaves as the code object does; one with a
+    single returned expression stays a lambda."""
+    import types
+
+    import framejit
+
+    code = _lambda_with_statements.__code__.replace(co_name="<lambda>", co_qualname="<lambda>")
+    source = framejit.decompile(code)
+    assert source.startswith("def lambda_(x, scale):"), source
+    namespace: dict = {}
+    exec(compile(source, "<decompiled>", "exec"), namespace)
+    again = namespace["lambda_"]
+    original = types.FunctionType(code, globals())
+    for args in [(1, 3), (5, 3), (2, 7), (-4, 2)]:  # (a code object has no defaults)
+        assert again(*args) == original(*args), (args, source)
+    assert framejit.decompile((lambda t: t + 1).__code__) == "lambda t: t + 1\n"

@@ -1127,12 +1127,26 @@ pub fn decompile_source_with(
     Ok(source)
 }
 
+/// The name of the `def` that a lambda's code object with more than one statement (generated code)
+/// comes out as on its own.
+pub const LAMBDA_AS_DEF: &str = "lambda_";
+
 fn source_of(code: &CodeInput, f: &exprs::FuncVal) -> Result<String, DecompileError> {
     let empty = f;
     let stmts = if code.name == "<lambda>" {
-        vec![ast::Stmt::Expr {
-            value: lambda(code, empty)?,
-        }]
+        match lambda(code, empty) {
+            Ok(value) => vec![ast::Stmt::Expr { value }],
+            // Generated code (torch.compile's transformed code of a lambda's frame) has statements
+            // where a lambda has one expression: a `def`, named as the keyword is spelled where a
+            // name must not be one (its code object's name is the only difference).
+            Err(e) => match function_def(code, empty) {
+                Ok(ast::Stmt::FunctionDef(mut d)) => {
+                    d.name = LAMBDA_AS_DEF.to_string();
+                    vec![ast::Stmt::FunctionDef(d)]
+                }
+                _ => return Err(e),
+            },
+        }
     } else if code.flags & input::flags::OPTIMIZED != 0 {
         vec![function_def(code, empty)?]
     } else if code.name != "<module>" {

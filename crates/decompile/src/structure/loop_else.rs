@@ -84,9 +84,6 @@ impl Structurer<'_> {
     /// entering the body (a clause's way back into the loop, its end or `continue`, stays
     /// outside the list).
     fn body_clauses(&self, header: usize, body: &[usize]) -> Vec<usize> {
-        if self.legacy.is_some() {
-            return Vec::new();
-        }
         let own = self.cfg.blocks[header].handler.map(|h| h.0);
         let mut todo: Vec<usize> = body
             .iter()

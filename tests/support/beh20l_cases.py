@@ -6,7 +6,11 @@ every code object's instruction sequence compared (decompile_py312_cases.check).
   `else:` part, or a finally body): ≤3.10 jump threading sends the `break` straight to where the
   exit jumps (structure.rs `breaks_for`, loop_exits.rs `threaded_break`).
 - `for ... else:` whose `break` is in an except clause (≤3.10 too: the clause lies outside the
-  natural loop; loop_else.rs `body_clauses`)."""
+  natural loop; loop_else.rs `body_clauses`).
+- ≤3.9: `while c:` whose body starts with `while True:` is no guard of the inner loop
+  (loop_exits.rs `guard_header`).
+- 3.10: `while True:` left by a `break` after code in an `elif` arm (exit_in_body.rs
+  `break_code_exit`, as ≤3.9)."""
 
 from __future__ import annotations
 
@@ -167,6 +171,102 @@ def run(xs):
     else:
         log.append("no break")
     return log
+''',
+    # ≤3.9: `while c:` whose body starts with `while True:` (the outer test falls into the
+    # inner loop's header; no guard on those versions, loop_exits.rs `guard_header`)
+    "while_true_first_in_while": '''
+def run(xs):
+    n = 2 * len(xs)
+    out = []
+    while n > 0:
+        while True:
+            n -= 1
+            out.append(n)
+            if n % 3 == 2:
+                break
+        n -= 1
+    return out
+''',
+    # the same, the inner loop's `continue` and the outer loop's jump back both to the test
+    "while_true_first_in_while_try": '''
+def run(xs):
+    n = len(xs)
+    out = []
+    while n > 0:
+        while True:
+            try:
+                n -= 1
+                out.append(10 // n)
+            except ZeroDivisionError:
+                out.append("z")
+                if n < -2:
+                    return out
+                continue
+            else:
+                break
+    return out
+''',
+    # `while True:` whose first statement is `if c:` around another `while True:`
+    "while_true_if_first_in_while_true": '''
+def run(xs):
+    out = []
+    i = 0
+    while True:
+        if i < len(xs):
+            while True:
+                out.append(xs[i])
+                i += 1
+                if i % 2 == 0 or i >= len(xs):
+                    break
+        else:
+            break
+        out.append("-")
+    return out
+''',
+    # `while True:` left by an except clause's `break` and by a `break` after code in an `elif`
+    # arm (wave `Wave_read.initfp`): the code after the loop is its exit (≤3.10,
+    # exit_in_body.rs `break_code_exit`)
+    "while_break_after_elif_code": '''
+def run(xs):
+    state = {"fmt": 0, "data": None, "seen": []}
+    it = iter(xs)
+    while 1:
+        state["seen"].append("round")
+        try:
+            chunk = next(it)
+        except StopIteration:
+            break
+        if chunk == 1:
+            state["fmt"] = 1
+        elif chunk == 0:
+            if not state["fmt"]:
+                raise ValueError("data before fmt")
+            state["data"] = chunk
+            break
+        state["seen"].append(chunk)
+    if not state["fmt"] or state["data"] is None:
+        return "missing", state
+    return "ok", state
+''',
+    # the same with a `break` written alone after a test too (sre_parse `_parse_flags`)
+    "while_break_alone_and_raises": '''
+def run(xs):
+    out = []
+    i = 0
+    while True:
+        x = xs[i] if i < len(xs) else None
+        if x is None:
+            raise ValueError("end")
+        if x == 7:
+            break
+        if x > 4:
+            raise KeyError(x)
+        out.append(x)
+        i += 1
+    out.append("after")
+    if len(out) > 2:
+        return out
+    return out[:1]
 ''',
 }
 

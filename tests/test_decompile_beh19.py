@@ -49,10 +49,10 @@ REFUSED[10] |= {
 # version ("the stack went below the statement's base")
 for _minor in range(9, 15):
     REFUSED.setdefault(_minor, set()).add("for_const_return_through_two_finallys")
-# a `finally:` body ending in a loop left by `break`: not read yet on 3.9 (the `for` loop, "a value
-# stays on the stack across blocks") and on 3.10 / 3.12+ (a `while` loop whose `break`s 3.10 and
-# 3.12+ give a copy of `return CONSTANT`: "a finally block whose normal-path copy differs")
-REFUSED[9] |= {"finally_loop_break", "finally_for_break_then_code"}
+# a `finally:` body ending in a loop left by `break`: not read yet on 3.10 / 3.12+ (a `while` loop
+# whose `break`s 3.10 and 3.12+ give a copy of `return CONSTANT`: "a finally block whose
+# normal-path copy differs"); 3.9 reads the `for` loop's since branch beh20l (its `break` threaded
+# past the loop's exit, `jumped_break.rs`)
 for _minor in (10, 12, 13, 14):
     REFUSED[_minor].add("finally_while_break_return_const")
 # 3.12+ read `return CONSTANT` out of a `for` loop through a finally body's copy as `break` with

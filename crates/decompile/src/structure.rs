@@ -41,6 +41,7 @@ mod handler_break_jump;
 mod handler_exit;
 mod handler_order;
 mod inline_comp;
+mod jumped_break;
 mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
@@ -1846,7 +1847,10 @@ impl<'a> Structurer<'a> {
                     // `break` out of a for loop pops the loop's iterator on its way out
                     let breaks_for = left.len() + 1 == base.len()
                         && matches!(base.last(), Some(Val::Iter(_)))
-                        && lp.is_some_and(|c| next.is_some() && next == c.exit);
+                        && lp.is_some_and(|c| {
+                            next.is_some() && next == c.exit
+                                || next.is_some_and(|n| self.legacy_threaded_break(n, c))
+                        });
                     if breaks_for {
                         out.push(Stmt::Break);
                         break;
@@ -1952,6 +1956,14 @@ impl<'a> Structurer<'a> {
                             && !after_send
                             && (!into_for || left.len() < base.len() + 1)
                         {
+                            if std::env::var_os("FRAMEJIT_DEBUG_STACK").is_some() {
+                                eprintln!(
+                                    "stack: block {b} next {next:?} left {} base {}\n{}",
+                                    left.len(),
+                                    base.len(),
+                                    std::backtrace::Backtrace::force_capture()
+                                );
+                            }
                             return Err(self.err(
                                 "a value stays on the stack across blocks (expression-level flow)",
                             ));

@@ -271,18 +271,19 @@ impl Structurer<'_> {
 }
 
 impl Structurer<'_> {
-    /// ≤3.9: every way out of the loop with blocks `body` (`exits`) is laid out among the
+    /// ≤3.10: every way out of the loop with blocks `body` (`exits`) is laid out among the
     /// body's blocks, and the code they run goes on past the body to one place only (the rest
     /// returns or raises): that place is the code after the loop, and the ways out are code of
     /// the body before a `break` (`elif c: y = 1; break` in a `while True:` left only there,
     /// with perhaps `if not y: raise E` before it). The compiler lays the code after a loop out
     /// after the loop; nothing but the body lies among its blocks (3.10 copies small exits into
-    /// a `break` and is left to its own readings; 3.12+ have `break_jump_exit`; on 3.11 the
-    /// rule made `re._parser._parse_flags`, whose loop is also left by raises laid out in it,
-    /// read worse, so it is not applied there).
+    /// a `break`: such a copy returns, so it is no place the code goes on to; 3.12+ have
+    /// `break_jump_exit`; on 3.11 the rule made `re._parser._parse_flags`, whose loop is also
+    /// left by raises laid out in it, read worse, so it is not applied there; on 3.10 only
+    /// where no way out is a lone jump, see below).
     pub(super) fn break_code_exit(&self, body: &[usize], exits: &[usize]) -> Option<usize> {
         let v = self.code.version;
-        if v > PyVersion::V3_9 || exits.is_empty() {
+        if v > PyVersion::V3_10 || exits.is_empty() {
             return None;
         }
         let last = body.iter().copied().max()?;
@@ -290,10 +291,16 @@ impl Structurer<'_> {
             return None;
         }
         // (ways out that are lone jumps, `break`s themselves, are the general choice's business)
-        if exits.iter().all(|&x| {
+        // (3.10: where one is, a `break` written alone after a test, the general choice takes
+        // it as the exit and reads the arms as written, sre_parse `_parse_flags`; this rule
+        // would make the code between of the body, in other arms)
+        let lone_jump = |x: usize| {
             self.lone_instr(x)
                 .is_some_and(|i| i.op.flow == framejit_bytecode::opcode::Flow::Jump)
-        }) {
+        };
+        if exits.iter().all(|&x| lone_jump(x))
+            || v == PyVersion::V3_10 && exits.iter().any(|&x| lone_jump(x))
+        {
             return None;
         }
         let n = self.cfg.blocks.len();

@@ -78,15 +78,14 @@ impl Structurer<'_> {
         found
     }
 
-    /// 3.11+: the blocks of the handlers of try statements inside the loop headed by `header`
-    /// (whose blocks are `body`): reached from the handler of a body block that does not cover
-    /// the header, by normal edges, up to the blocks where clauses end (POP_EXCEPT), without
+    /// The blocks of the handlers of try statements inside the loop headed by `header` (whose
+    /// blocks are `body`): reached from the handler of a body block that does not cover the
+    /// header, by normal edges, up to the blocks where clauses end (POP_EXCEPT), without
     /// entering the body (a clause's way back into the loop, its end or `continue`, stays
-    /// outside the list).
+    /// outside the list). (≤3.10 as well: a clause that ends in `break` has no way back into
+    /// the loop either, its POP_EXCEPT, the pop of the iterator and the jump past the `else:`
+    /// part in one block; a with statement's handler goes on where its body does.)
     fn body_clauses(&self, header: usize, body: &[usize]) -> Vec<usize> {
-        if self.legacy.is_some() {
-            return Vec::new();
-        }
         let own = self.cfg.blocks[header].handler.map(|h| h.0);
         let mut todo: Vec<usize> = body
             .iter()

@@ -132,6 +132,12 @@ impl Structurer<'_> {
     /// (at its fall-through) from whose header every jump back to `b` is reached without passing
     /// `b`? Then the `while` is built from the guard, not a `while True:` around it.
     pub(super) fn guard_header(&self, b: usize) -> bool {
+        // (≤3.9 test a `while` loop at its top and make no guard: a loop header whose test falls
+        // into another loop is the outer loop's test, the inner loop the first statement of its
+        // body, `while c: while True: ...`)
+        if self.code.version <= framejit_bytecode::PyVersion::V3_9 {
+            return false;
+        }
         let Some(own) = self.loop_at(b) else {
             return false;
         };

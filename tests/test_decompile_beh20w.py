@@ -27,18 +27,34 @@ ALL = {
     "for_if_break_call",
     "never_completes_then_if",
     "while_cond_never_completes",
+    "completes_by_arms_then_call",
+    "loop_exits_then_locals",
+    "break_and_end_same_copy",
 }
 
 # 3.9: an `if` after a with statement whose body never completes, laid out after the handler's
 # POP_EXCEPT (not this branch's version); 3.11-3.14: `break` out of nested `async with` bodies in
 # a `while True:` loop; 3.12-3.14: a constant `return` in a with body in a `while True:` loop
 # with no other way out ("a block would come out twice")
+# ... and everywhere but 3.10 a `break` out of a with body whose copy of the loop's exit is the
+# code after the statement too (the loop never goes round: the suppressed path returns)
+R = "break_and_end_same_copy"
 REFUSED = {
-    9: {"never_completes_then_if"},
-    11: {"async_while_true_nested_break_call"},
-    12: {"async_while_true_nested_break_call", "while_true_const_return_in_body"},
-    13: {"async_while_true_nested_break_call", "while_true_const_return_in_body"},
-    14: {"async_while_true_nested_break_call", "while_true_const_return_in_body"},
+    9: {"never_completes_then_if", R},
+    11: {"async_while_true_nested_break_call", R},
+    12: {"async_while_true_nested_break_call", "while_true_const_return_in_body", R},
+    13: {"async_while_true_nested_break_call", "while_true_const_return_in_body", R},
+    14: {"async_while_true_nested_break_call", "while_true_const_return_in_body", R},
+}
+
+# 3.10: the same case read as the with statement without the loop (it never goes round): the
+# same behaviour, other instructions; 3.12-3.14: a loop in a with body left by its test and by
+# `break`, the same behaviour, other instructions (not this branch's versions)
+OTHER_CODE = {
+    10: {R},
+    12: {"loop_exits_then_locals"},
+    13: {"loop_exits_then_locals"},
+    14: {"loop_exits_then_locals"},
 }
 
 
@@ -55,4 +71,4 @@ def test_cases_decompile_and_behave(report) -> None:
 
 def test_cases_same_code(report) -> None:
     minor, results = report
-    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()))
+    assert_cases_same_code(results, ALL, REFUSED.get(minor, set()), OTHER_CODE.get(minor, set()))

@@ -68,6 +68,34 @@ def while_never_completes_then_code(xs, suppress, log):
     return "done"
 
 
+def completes_by_arms_then_call(xs, suppress, log):
+    # every way out of the body runs the exit call, then a copy of `return compute(log)`
+    with Sup(log, suppress):
+        while xs:
+            if not check(xs.pop()):
+                break
+            log.append("more")
+        if log:
+            if "fail" not in log:
+                log.append("tail")
+    return compute(log)
+
+
+def completes_by_arms_return_locals(xs, suppress, log):
+    n, last = 0, None
+    with Sup(log, suppress):
+        while n < len(xs):
+            last = xs[n]
+            if check(last):
+                break
+            n += 1
+        if n:
+            log.append(n)
+        elif last:
+            log.append(last)
+    return n, last
+
+
 async def async_while_break_then_raise(xs, suppress, log):
     while xs:
         async with ASup(log, suppress):
@@ -93,4 +121,6 @@ CASES = {
     "while_return_computed_in_body": _L + [([], True, [])],
     "while_never_completes_then_code": _L + [([], True, [])],
     "async_while_break_then_raise": _L + [([], True, [])],
+    "completes_by_arms_then_call": _L + [([], True, [])],
+    "completes_by_arms_return_locals": _L + [([], True, [])],
 }

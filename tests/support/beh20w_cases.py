@@ -165,6 +165,46 @@ async def go(xs, log):
 def body(xs, log):
     return drive(go(xs, log))
 ''',
+    # a body that completes by several ways, each with the exit call and `return after(log)`
+    # copied after it (ftplib `retrbinary`): read as one end of the body, the return after it
+    "completes_by_arms_then_call": MANAGERS + '''
+def body(xs, log):
+    with Rec(log, len(xs) > 2):
+        while True:
+            x = xs.pop()
+            if not x:
+                break
+            log.append(10 // (x - 1))
+        if len(xs) > 1:
+            if xs[0] > 1:
+                log.append("big")
+    return after(log)
+''',
+    # a loop in a with body left by its test and by `break`, the code after the statement copied
+    # into both (platform `libc_ver`)
+    "loop_exits_then_locals": MANAGERS + '''
+def body(xs, log):
+    n = 0
+    with Rec(log, len(xs) > 2):
+        while n < len(xs):
+            if xs[n] == 7:
+                break
+            log.append(10 // xs[n])
+            n += 1
+    return n, len(log)
+''',
+    # a `break` out of the with body and the body's end both run `return after(log)` after the
+    # exit call (the loop's exit and the code after the statement): the same instructions
+    "break_and_end_same_copy": MANAGERS + '''
+def body(xs, log):
+    while True:
+        with Rec(log, len(xs) > 2):
+            if 10 // xs.pop() > 3:
+                break
+            log.append("more")
+        return after(log)
+    return after(log)
+''',
     # siblings that must keep their readings: a `return` computed in the body (before the exit
     # call), a constant `return` in the body of a `while True:` (after the exit call: the same
     # instructions as `break` with `return 5` after the loop, the same behaviour), a `for` loop

@@ -671,6 +671,7 @@ impl<'a> Structurer<'a> {
         dead_clause_end::cut_dead_clause_ends(code, &mut cfg);
         legacy_with_split::split_suppressed_tests(code, &mut cfg);
         legacy_with_break::split_break_copies(code, &mut cfg);
+        legacy_with_split::merge_exit_copies(code, &mut cfg);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
             nop_header::merge_nop_headers(code, &mut cfg);

@@ -38,12 +38,7 @@ ALL = {
 # copy"); 3.12+ copy `return log` after the finally body's copy in the clause, whose loop then has
 # no exit of its own: refused (not read yet)
 REFUSED = {minor: {"while_except_break_finally_rebinds"} for minor in (9, 10, 12, 13, 14)}
-# 3.10's `async with` in `while` loops left by `break` (legacy layout, not this branch's): not read
-REFUSED[10] |= {
-    "async_while_true_break_then_call",
-    "async_while_break_then_call",
-    "async_while_true_if_break_then_call",
-}
+# (3.10's `async with` in `while` loops left by `break`: read since branch beh20w, session 20)
 
 # `return CONSTANT` out of a `for` loop through two `finally:` bodies' copies: not read yet on any
 # version ("the stack went below the statement's base")

@@ -1366,7 +1366,12 @@ impl Structurer<'_> {
                 && !self.legacy_exit_agrees(after, (sup, k + 2))
             {
                 let last = match after {
-                    Some(a) => self.body_last_exit_path(a, &body_base, lp)?,
+                    // (3.10: `break` with the loop's exit copied after the exit calls,
+                    // `legacy_with_break.rs`)
+                    Some(a) => match self.legacy_with_last_break(a, &body_base, lp)? {
+                        Some(last) => Some(last),
+                        None => self.body_last_exit_path(a, &body_base, lp)?,
+                    },
                     None => None,
                 };
                 let last = last.ok_or_else(|| {

@@ -51,6 +51,8 @@ mod legacy_layout;
 mod legacy_loop_exits;
 mod legacy_try_end;
 mod legacy_while_exit;
+mod legacy_with_break;
+mod legacy_with_split;
 mod loop_else;
 mod loop_exits;
 mod loop_return;
@@ -669,6 +671,9 @@ impl<'a> Structurer<'a> {
         }
         let mut cfg = Cfg::build(&code.bytecode);
         dead_clause_end::cut_dead_clause_ends(code, &mut cfg);
+        legacy_with_split::split_suppressed_tests(code, &mut cfg);
+        legacy_with_break::split_break_copies(code, &mut cfg);
+        legacy_with_split::merge_exit_copies(code, &mut cfg);
         let legacy = legacy_blocks::Legacy::build(code, &mut cfg);
         if legacy.is_none() {
             nop_header::merge_nop_headers(code, &mut cfg);
@@ -3982,6 +3987,13 @@ impl<'a> Structurer<'a> {
                         exits
                             .is_empty()
                             .then(|| self.with_break_exit(header, &lp.body))
+                            .flatten()
+                    })
+                    // (3.10: the same, through the with bodies' blocks, `legacy_with_break.rs`)
+                    .or_else(|| {
+                        exits
+                            .is_empty()
+                            .then(|| self.legacy_with_break_exit(header, &lp.body))
                             .flatten()
                     })
                     // (≤3.9: every way out a `break` in a try body, `legacy_while_exit.rs`)

@@ -2,7 +2,8 @@
 have, which no compiler emits), hand-assembled for CPython 3.11 in tests/support/generated_cases.py:
 values kept on the stack across statements and branches, a list copied (COPY) and then extended in
 place, LIST_EXTEND onto a list a local holds, a cell (LOAD_CLOSURE) and a code object used as
-values, a prologue jumping over dead code. Each case is run as assembled and as decompiled and
+values, a prologue jumping over dead code, a prologue jumping into two nested for loops at the
+inner loop's latch (refused before 2026-11-23; the outer loop's partial iteration is now peeled). Each case is run as assembled and as decompiled and
 compiled again on several inputs (fresh copies each); results or exception types must be equal.
 
 Before spill mode (2026-11-21) five of the first eight were refused, and three came out silently
@@ -30,6 +31,7 @@ CASES = [
     "kept_under_rebinding_stores",
     "return_discards_a_call",
     "pop_top_over_a_call",
+    "resume_into_nested_loops",
 ]
 # In-place operators whose result is not stored back into the operand: refused (they came out as
 # `a + b`, which leaves a list operand unchanged), or equal if ever decompiled.

@@ -21,11 +21,12 @@ from framejit.decompiler import decompile_with_constants
 
 assert sys.version_info[:2] == (3, 11), "the cases are 3.11 bytecode"
 
-JUMPS = {"JUMP_FORWARD", "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE"}
+JUMPS = {"JUMP_FORWARD", "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE", "FOR_ITER"}
+BACKWARD = {"JUMP_BACKWARD"}
 
 
 def asm(ops: list) -> bytes:
-    """Bytes of `ops`: (name, arg) pairs and ("LABEL", name) marks; forward jumps take a label."""
+    """Bytes of `ops`: (name, arg) pairs and ("LABEL", name) marks; jumps take a label."""
 
     def size(name: str) -> int:
         return 2 + 2 * opcode._inline_cache_entries[opcode.opmap[name]]
@@ -43,6 +44,8 @@ def asm(ops: list) -> bytes:
         at += size(name)
         if name in JUMPS:
             arg = (labels[arg] - at) // 2
+        elif name in BACKWARD:
+            arg = (at - labels[arg]) // 2
         out += bytes([opcode.opmap[name], arg]) + b"\x00\x00" * opcode._inline_cache_entries[opcode.opmap[name]]
     return bytes(out)
 
@@ -68,6 +71,10 @@ def t_list(a, c):
 
 
 def t2(a, b):
+    pass
+
+
+def t5(s0, s1, x, i, j):
     pass
 
 
@@ -363,6 +370,75 @@ CASES["inplace_popped"] = (
     (None,),
     (),
     [([1], [2]), ([], [3]), (1, 2)],
+)
+
+# A resume function as torch.compile generates it for a graph break inside two nested for loops:
+# the prologue pushes the saved iterators (outer s0, inner s1) and jumps to the inner loop's latch;
+# the original code before it is dead. (Peeled: the inner loop on s1, then the outer loop on s0.)
+CASES["resume_into_nested_loops"] = (
+    t5,
+    [
+        ("RESUME", 0),
+        ("LOAD_FAST", 0),
+        ("LOAD_FAST", 1),
+        ("JUMP_FORWARD", "latch"),
+        ("LOAD_GLOBAL", 1),
+        ("LOAD_CONST", 1),
+        ("PRECALL", 1),
+        ("CALL", 1),
+        ("GET_ITER", 0),
+        ("LABEL", "outer"),
+        ("FOR_ITER", "outer_exit"),
+        ("STORE_FAST", 3),
+        ("LOAD_GLOBAL", 1),
+        ("LOAD_CONST", 2),
+        ("PRECALL", 1),
+        ("CALL", 1),
+        ("GET_ITER", 0),
+        ("LABEL", "inner"),
+        ("FOR_ITER", "inner_exit"),
+        ("STORE_FAST", 4),
+        ("LOAD_FAST", 2),
+        ("LOAD_FAST", 3),
+        ("LOAD_FAST", 4),
+        ("BINARY_OP", 5),
+        ("BINARY_OP", 0),
+        ("STORE_FAST", 2),
+        ("LOAD_FAST", 2),
+        ("LOAD_CONST", 3),
+        ("COMPARE_OP", 4),
+        ("POP_JUMP_FORWARD_IF_FALSE", "latch"),
+        ("LOAD_FAST", 2),
+        ("LOAD_FAST", 3),
+        ("LOAD_FAST", 4),
+        ("BUILD_TUPLE", 3),
+        ("SWAP", 2),
+        ("POP_TOP", 0),
+        ("SWAP", 2),
+        ("POP_TOP", 0),
+        ("RETURN_VALUE", 0),
+        ("LABEL", "latch"),
+        ("JUMP_BACKWARD", "inner"),
+        ("LABEL", "inner_exit"),
+        ("JUMP_BACKWARD", "outer"),
+        ("LABEL", "outer_exit"),
+        ("LOAD_FAST", 2),
+        ("LOAD_CONST", 4),
+        ("LOAD_CONST", 4),
+        ("BUILD_TUPLE", 3),
+        ("RETURN_VALUE", 0),
+    ],
+    (None, 3, 2, 20, -1),
+    ("range",),
+    [
+        (iter([1, 2]), iter([1]), 0, 0, 0),
+        (iter([]), iter([]), 0, 1, 1),
+        (iter(range(3)), iter([7]), 10, 2, 0),
+        (iter([3, 9]), iter([]), 1, 0, 0),
+        (iter([1]), iter([2, 3]), 19, 1, 0),
+        (iter([5, 9]), iter([]), 10, 0, 0),
+        (iter([1]), iter([]), "s", 1, 0),
+    ],
 )
 
 

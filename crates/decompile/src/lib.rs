@@ -21,6 +21,7 @@ mod legacy_layout38;
 mod legacy_tail_return;
 mod module_returns;
 mod nop_lines;
+mod peel;
 pub mod printer;
 mod private_names;
 pub mod structure;

@@ -1370,8 +1370,30 @@ impl<'a> Structurer<'a> {
         }
         code.temps.set(temps);
         code.spill.set(true);
-        let second = Structurer::new(code).module();
+        let mut second = Structurer::new(code).module();
         code.spill.set(false);
+        // (generated code entering a loop nest in the middle: the same with that loop peeled)
+        if second.is_err() {
+            if let Some((bytecode, offsets)) =
+                crate::peel::peel_loop_entry(&code.bytecode, &code.offsets)
+            {
+                let mut peeled = code.clone();
+                peeled.bytecode = bytecode;
+                peeled.offsets = offsets;
+                peeled.temps.set(temps);
+                peeled.spill.set(true);
+                let third = Structurer::new(&peeled).module();
+                if std::env::var_os("FRAMEJIT_SPILL_DEBUG").is_some() {
+                    if let Err(e3) = &third {
+                        eprintln!("peeled: {e3}");
+                    }
+                }
+                if third.is_ok() {
+                    code.temps.set(peeled.temps.get());
+                    second = third;
+                }
+            }
+        }
         if second.is_err() {
             code.temps.set(temps);
         }

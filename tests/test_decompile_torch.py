@@ -16,9 +16,9 @@ functions):
     70 decompile, 68 substituted and run (2 have a frame layout the harness cannot recreate: cells
     Dynamo lists among the locals), 112 runs, 112 equal; no_grad_break's is a try/finally (Dynamo's
     `with` around the breaking call) entered and left with values kept on the stack. Of the 44
-    resume functions as Dynamo generated them (decompiled only), 39 decompile; the 5 of
-    nested_loops jump into the middle of two nested for loops (an entry no structured Python has:
-    it would need the loops peeled).
+    resume functions as Dynamo generated them (decompiled only), 39 decompiled then; the 5 of
+    nested_loops jump into the middle of two nested for loops. Since 2026-11-23 all 44 decompile
+    (the loop nest peeled, `peel.rs`) and run: see test_torch_compile_generated_resume_functions_run.
     Before spill mode (the morning of 2026-11-21): 0 decompiled.
   record_runtime_overhead=False (--no-overhead-marker): the same 70 / 68, 112 of 112 equal (32 / 31
     before spill mode).

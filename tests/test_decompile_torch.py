@@ -75,7 +75,10 @@ def _check(report: dict, floor: dict) -> None:
 
 @needs_torch
 def test_torch_compile_default_config():
-    _check(_harness(), FLOOR_DEFAULT)
+    report = _harness()
+    _check(report, FLOOR_DEFAULT)
+    # every resume function as Dynamo generated it decompiles too
+    assert set(report["totals"]["generated_resume_functions"]) == {"decompiled"}, report["totals"]
 
 
 @needs_torch

@@ -1477,13 +1477,13 @@ impl<'a> Structurer<'a> {
                 reached = Some(std::mem::take(&mut carry));
                 break;
             }
-            // (≤3.10: a block already out that only jumps to where this region stops is no code
-            // of its own: `if c: A  else: B` ending an outer `if` arm ends with the jump past the
-            // outer `else:`, where an `if` in A also jumps when false)
+            // (a block already out that only jumps to where this region stops is no code of its
+            // own: `if c: A  else: B` ending an outer `if` arm ends with the jump past the outer
+            // `else:`, where an `if` in A also jumps when false; 3.11+ the same with an
+            // `if`/`elif` ending an inner `if` arm, whose first arm's jump is threaded past it)
             if stop.is_some()
                 && self.emitted[b]
                 && carry.is_empty()
-                && self.code.version <= framejit_bytecode::PyVersion::V3_10
                 && self
                     .lone_instr(b)
                     .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE"))

@@ -1,4 +1,5 @@
-"""Branch beh20n, session 20: behaviour-suite refusals on 3.11-3.14.
+"""Branch beh20n, session 20: behaviour-suite refusals on 3.11-3.14 (and 3.12+ `break` out of an
+except clause of a loop with no other way out, clause_break_split.rs).
 
 - `if`/`elif` ending an inner `if` arm that ends an outer `if` arm with an `else:` (3.11+): the
   inner tests' false ways share a lone jump past the outer `else:`, which the first arm's jump
@@ -115,6 +116,64 @@ def run(xs):
             return 1
     log.append("after")
     return log
+''',
+    # 3.12+: `break` in an except clause of a loop with no other way out, the code after the loop
+    # (a computed return) copied after the clause's POP_EXCEPT: split off as the loop's exit
+    # (clause_break_split.rs)
+    "clause_break_only_exit": '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            log.append(xs.pop())
+            if log[-1] == 0:
+                raise KeyError
+        except (KeyError, IndexError):
+            log.append("stop")
+            break
+    return log
+''',
+    # the same with `as e` (the name unbound after POP_EXCEPT) and a `return` of the body
+    "clause_as_break_body_returns": '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            v = xs.pop()
+            if v == 7:
+                return ("seven", log)
+            log.append(10 // v)
+        except (ZeroDivisionError, IndexError) as e:
+            log.append(type(e).__name__)
+            break
+    return len(log), log
+''',
+    # past a finally body's copy: `log` read after the finally body rebinds it
+    "clause_break_past_finally_copy": '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            v = xs.pop()
+            log.append(10 // v)
+        except (ZeroDivisionError, IndexError):
+            log.append("stop")
+            break
+        finally:
+            log = log + ["f"]
+    return log
+''',
+    # a constant returned after the clause's end: the clause's own `return` (not split)
+    "clause_const_return_in_loop": '''
+def run(xs):
+    log = []
+    while True:
+        try:
+            log.append(10 // xs.pop())
+        except ZeroDivisionError:
+            return 0
+        except IndexError:
+            return "empty"
 ''',
 }
 

@@ -685,6 +685,13 @@ impl<'a> Structurer<'a> {
         if !clause_break_exits.is_empty() {
             loops = cfg.loops();
         }
+        // (the blocks split off are no generator wrapper's; the flags of the others move on)
+        let mut gen_wrapper = gen_wrapper;
+        for &x in &clause_break_exits {
+            if x <= gen_wrapper.len() {
+                gen_wrapper.insert(x, false);
+            }
+        }
         let ipdom = coroutine::post_dominators(code, &cfg);
         // a `for` loop whose body never goes round again (it always returns or breaks) has no
         // back edge: it is still a loop, of its header alone

@@ -163,6 +163,22 @@ def run(xs):
             log = log + ["f"]
     return log
 ''',
+    # a `while c:` loop, its test's way out a copy of the same code (3.14 loads the local by
+    # LOAD_FAST_BORROW there, LOAD_FAST after the clause): not split (email `parse_message_ids`)
+    "while_cond_clause_break_same_copy": '''
+def run(xs):
+    out = []
+    while xs:
+        if xs[-1] == 2:
+            xs.pop()
+            continue
+        try:
+            out.append(10 // xs.pop())
+        except ZeroDivisionError as ex:
+            out.append(type(ex).__name__)
+            break
+    return out
+''',
     # a constant returned after the clause's end: the clause's own `return` (not split)
     "clause_const_return_in_loop": '''
 def run(xs):

@@ -82,7 +82,12 @@ pub(super) fn split_clause_breaks(code: &CodeInput, cfg: &mut Cfg, loops: &[Loop
                 }
             }
         }
-        if other_exit {
+        // (a loop with another inside it: the inner loop's ways out, threaded to this loop's
+        // header or exit, are read with this loop's exit as found before; not split)
+        let nested = loops
+            .iter()
+            .any(|m| m.header != l.header && l.body.contains(&m.header));
+        if other_exit || nested {
             continue;
         }
         // the blocks of the handlers of the loop's blocks, outside the loop, by normal edges
@@ -131,10 +136,11 @@ pub(super) fn split_clause_breaks(code: &CodeInput, cfg: &mut Cfg, loops: &[Loop
         }
         // (a block the body leaves for with the same code is another copy of the code after
         // the loop, a `break` of the body: which one is the loop's own is not told, left as is)
-        let code_of = |ins: &[&Instr]| -> Vec<(&'static str, u32)> {
+        // (3.14 loads a local by LOAD_FAST_BORROW in one copy and LOAD_FAST in another)
+        let code_of = |ins: &[&Instr]| -> Vec<(String, u32)> {
             ins.iter()
                 .filter(|i| !matches!(i.op.name, "NOP" | "NOT_TAKEN"))
-                .map(|i| (i.op.name, i.raw_arg()))
+                .map(|i| (i.op.name.replace("_BORROW", ""), i.raw_arg()))
                 .collect()
         };
         if let [(y, k)] = found[..] {

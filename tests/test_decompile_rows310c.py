@@ -29,11 +29,8 @@ ALL = {
 # 3.12+: a clause that `continue`s in an inner `if` or raises, then code after the statement in a
 # `for` loop: "a block would come out twice" there (3.12+ structure, not this branch's)
 REFUSED = {minor: {"for_clause_continue_or_raise"} for minor in (12, 13, 14)}
-# 3.11 / 3.13 / 3.14: an `if`/`elif` ending an `if` ending an outer `if` arm comes out twice (the
-# region rule that reads it on ≤3.10 is not taken into 3.11+ by this branch: not swept there)
-REFUSED[11] = {"nested_elif_ending_arm"}
-for _minor in (13, 14):
-    REFUSED[_minor].add("nested_elif_ending_arm")
+# (3.11 / 3.13 / 3.14 `nested_elif_ending_arm`: read since branch beh20n, session 20, which takes
+# the region rule to 3.11+)
 
 # 3.9: `continue` last in a try body comes back as the statement's `else: continue`, and the inner
 # `else: continue` of clause_try_else_continue otherwise (the same

@@ -35,9 +35,10 @@ ALL = {
     "for_else_break_in_clause_copied",
 }
 # refused (DecompileError) on a version: never wrong source
-# (3.12+ `for_return_const_in_with`: the with statement's normal way out, `return box.log` after
-# its exit call, is taken for a way out of the body with code after the exit call; not read yet)
-LATER = {"while_clause_break_through_finally", "for_else_break_through_finally", "for_return_const_in_with"}
+# (3.12+ `for_return_const_in_with` and `while_clause_break_through_finally`: read since branch
+# beh20n, session 20, to the original's instructions: loop_else.rs `break_into_copy`,
+# `clause_break_split.rs`)
+LATER = {"for_else_break_through_finally"}
 REFUSED = {
     # (3.11 reads it since branch beh311: the clause's `break` goes on where the finally copy jumps;
     # the finally body's loop whose `break`s hold the handler's re-raise and the normal path's

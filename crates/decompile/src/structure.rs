@@ -15,6 +15,7 @@ mod block_instrs;
 mod break_copy_line;
 mod break_first;
 mod chain_ifexp;
+mod clause_break_split;
 mod clause_end_copy;
 pub(crate) mod closing_return;
 mod comp_lines;
@@ -211,6 +212,8 @@ pub struct Structurer<'a> {
     /// placed after their try statement where nothing else follows it (`except_exit.rs`
     /// `place_copied_tail`): its value was computed after any `finally:` copy it starts with.
     clause_late_tails: Vec<Vec<Stmt>>,
+    /// 3.12+: the loops' exits split off after an except clause's `break` (`clause_break_split.rs`)
+    pub(super) clause_break_exits: Vec<usize>,
     /// Blocks that ran code after popping a loop's iterator, ending in `return`: the code after
     /// the loop the compiler copied into a `break` (`loop_tail_copy.rs`).
     late_tails: Vec<loop_tail_copy::TailSeen>,
@@ -685,6 +688,17 @@ impl<'a> Structurer<'a> {
         if with_break_exit::split_break_copies(code, &mut cfg, &loops) {
             loops = cfg.loops();
         }
+        let clause_break_exits = clause_break_split::split_clause_breaks(code, &mut cfg, &loops);
+        if !clause_break_exits.is_empty() {
+            loops = cfg.loops();
+        }
+        // (the blocks split off are no generator wrapper's; the flags of the others move on)
+        let mut gen_wrapper = gen_wrapper;
+        for &x in &clause_break_exits {
+            if x <= gen_wrapper.len() {
+                gen_wrapper.insert(x, false);
+            }
+        }
         let ipdom = coroutine::post_dominators(code, &cfg);
         // a `for` loop whose body never goes round again (it always returns or breaks) has no
         // back edge: it is still a loop, of its header alone
@@ -730,7 +744,7 @@ impl<'a> Structurer<'a> {
                     .and_then(|&i| depths.get(i).copied().flatten())
             })
             .collect();
-        Structurer::with_graph(
+        let mut s = Structurer::with_graph(
             code,
             cfg,
             ipdom,
@@ -740,7 +754,9 @@ impl<'a> Structurer<'a> {
             legacy,
             gen_wrapper,
             block_instrs,
-        )
+        );
+        s.clause_break_exits = clause_break_exits;
+        s
     }
 
     /// The structurer of straight-line code, `cfg` its one block with no edge
@@ -817,6 +833,7 @@ impl<'a> Structurer<'a> {
             resume: vec![0; n],
             late_returns: 0,
             clause_late_tails: Vec::new(),
+            clause_break_exits: Vec::new(),
             late_tails: Vec::new(),
             last_tail: None,
             stops: Vec::new(),
@@ -1506,13 +1523,13 @@ impl<'a> Structurer<'a> {
                 reached = Some(std::mem::take(&mut carry));
                 break;
             }
-            // (≤3.10: a block already out that only jumps to where this region stops is no code
-            // of its own: `if c: A  else: B` ending an outer `if` arm ends with the jump past the
-            // outer `else:`, where an `if` in A also jumps when false)
+            // (a block already out that only jumps to where this region stops is no code of its
+            // own: `if c: A  else: B` ending an outer `if` arm ends with the jump past the outer
+            // `else:`, where an `if` in A also jumps when false; 3.11+ the same with an
+            // `if`/`elif` ending an inner `if` arm, whose first arm's jump is threaded past it)
             if stop.is_some()
                 && self.emitted[b]
                 && carry.is_empty()
-                && self.code.version <= framejit_bytecode::PyVersion::V3_10
                 && self
                     .lone_instr(b)
                     .is_some_and(|i| matches!(i.op.name, "JUMP_FORWARD" | "JUMP_ABSOLUTE"))
@@ -3868,6 +3885,11 @@ impl<'a> Structurer<'a> {
             if self.resume[x] > 0 && !self.emitted[x] && self.clause_break_copy(x).is_some() {
                 continue;
             }
+            // (nor the code after a loop split off after a clause's `break`: the loop's exit,
+            // `clause_break_split.rs`)
+            if !self.emitted[x] && self.clause_break_exits.contains(&x) {
+                continue;
+            }
             self.emitted[x] = true;
         }
         Ok((clauses, None, tails, exit_copies))
@@ -3991,7 +4013,10 @@ impl<'a> Structurer<'a> {
             None if top_brk.is_some() => (None, top_brk),
             None => (
                 None,
-                self.legacy_header_exit(header, &exits)
+                // (3.12+: the code after the loop copied after an except clause's end and split
+                // off, the loop's only way out but blocks that leave, `clause_break_split.rs`)
+                self.clause_break_exit_of(header, &lp.body)
+                    .or_else(|| self.legacy_header_exit(header, &exits))
                     .or_else(|| self.loop_exit(header, &lp.body, &exits))
                     .or_else(|| {
                         // (3.11: no edge leaves the loop; an except clause's `break` does. 3.12

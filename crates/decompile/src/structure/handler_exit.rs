@@ -73,6 +73,9 @@ impl Structurer<'_> {
                     });
                     return (jumps && !body.contains(&e.to)).then(|| self.resolve_jumps(e.to));
                 }
+                // (3.12+: the code after the loop, copied after the finally body's copy and
+                // split off, `clause_break_split.rs`)
+                [e] if self.clause_break_exits.contains(&e.to) => return Some(e.to),
                 [e] => x = e.to,
                 _ => return None,
             }

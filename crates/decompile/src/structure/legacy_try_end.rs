@@ -429,7 +429,8 @@ impl Structurer<'_> {
         let rest: Vec<&str> = ins[k..].iter().map(|i| i.op.name).collect();
         let returns = matches!(
             rest.as_slice(),
-            ["LOAD_CONST", "RETURN_VALUE"] | ["RETURN_CONST"]
+            // (3.14 loads small integers by LOAD_SMALL_INT)
+            ["LOAD_CONST" | "LOAD_SMALL_INT", "RETURN_VALUE"] | ["RETURN_CONST"]
         ) && self.cfg.blocks[n]
             .succs
             .iter()

@@ -211,6 +211,15 @@ impl Structurer<'_> {
         if !leaves(else_part) {
             return None;
         }
+        // (an enclosing with statement's exit call followed by code that is not a constant
+        // `return` is the with body's normal end and the code after the with statement: an
+        // `else:` part's `return` computes its value before the exit call. The loop ends the
+        // with body, and what its body leaves for after popping the iterator is a way out of
+        // the with statement too (`return CONSTANT` through the exit call's copy), no `break`)
+        let ins = self.instrs(else_part);
+        if super::with_exits::late_code_after_exit(&ins, false, false) {
+            return None;
+        }
         // (and is reached only through the loop's exit: code other statements also go on to,
         // such as an enclosing `if`'s, is the code after the loop, where the `for` ends)
         if else_part != exit && self.cfg.blocks[else_part].preds.iter().any(|&p| p != exit) {

@@ -841,6 +841,9 @@ impl Structurer<'_> {
         if rest.first().is_some_and(|s| is_marker(s, POP_EXCEPT)) && is_unbind_any(&fin) {
             rest.remove(0);
         }
+        if std::env::var("FRAMEJIT_DEBUG_FIN").is_ok() {
+            eprintln!("PRE FIN {:?}\nREST {:?}", fin, rest);
+        }
         // the copy may run on into code after the statement (a return the compiler duplicated)
         let tail = match after {
             Some(_) => self
@@ -858,6 +861,9 @@ impl Structurer<'_> {
         let end = end.filter(|_| !super::finally_exits::ends_by_leaving(&tail));
         // (3.10: the code after the statement copied after the copy, `finally_late_return.rs`)
         self.take_late_finally_returns(h, &mut body, &fin, &tail)?;
+        if std::env::var("FRAMEJIT_DEBUG_FIN").is_ok() {
+            eprintln!("FIN {:?}\nBODY {:?}\nTAIL {:?}", fin, body, tail);
+        }
         if !strip_finally_copies(&mut body, &fin) {
             return Err(self.err("an exit from a try body without the finally body's copy"));
         }

@@ -48,6 +48,7 @@ mod legacy_join;
 mod legacy_latch;
 mod legacy_layout;
 mod legacy_loop_exits;
+mod legacy_fin_arms;
 mod legacy_try_end;
 mod legacy_while_exit;
 mod loop_else;

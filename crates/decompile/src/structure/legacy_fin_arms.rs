@@ -1,0 +1,43 @@
+//! ≤3.10 finally bodies (and the copies of them) ending in an `if` / `elif` / `else` chain.
+//!
+//! 3.10 copies a small exit block into every jump to it: the finally handler's closing RERAISE
+//! into the end of each arm of the body's final `if` (each arm re-raises where it ends), and the
+//! code after the statement (a `return`) into the ends of the normal path's copy. An arm that ends
+//! by leaving lets the structurer lay the way past it out after the `if`, with no `else:`: the
+//! handler then reads `if c: A; RERAISE` followed by `B` (and an `elif` as one more such `if`
+//! inside that code). Both arms leave the handler by the same RERAISE (the arm's copy, or the
+//! handler's own after `B`), so the code is `if c: A  else: B` followed by the RERAISE: the same
+//! instructions 3.10 gives for that source, with the same behaviour.
+//!
+//! The RERAISE here is at the handler's own level (not inside a nested try statement, whose
+//! re-raise would be another exception's): only the arms of `if`s at the top of the handler's
+//! body, and of the `else:` parts built here, are looked at.
+
+use crate::ast::Stmt;
+
+/// The RERAISE marker statement.
+fn is_reraise(s: &Stmt) -> bool {
+    matches!(s, Stmt::Expr { value: crate::ast::Expr::Name { id, .. } } if id == crate::exprs::RERAISE)
+}
+
+/// `fin`, a ≤3.10 finally handler's body with its final RERAISE taken off: the first `if` with
+/// no `else:` whose arm ends with the RERAISE copy, and code after it, takes that code as its
+/// `else:` (recursively, for an `elif` chain). The arm keeps its RERAISE: the caller strips the
+/// copies at the ends of a final `if`'s arms.
+pub(super) fn if_elif_reraise_copies(fin: &mut Vec<Stmt>) {
+    let turn = |s: &Stmt| {
+        matches!(s, Stmt::If { body, orelse, .. }
+            if orelse.is_empty() && body.last().is_some_and(is_reraise))
+    };
+    let Some(i) = fin.iter().position(turn) else {
+        return;
+    };
+    if i + 1 == fin.len() {
+        return;
+    }
+    let mut after: Vec<Stmt> = fin.drain(i + 1..).collect();
+    if_elif_reraise_copies(&mut after);
+    if let Some(Stmt::If { orelse, .. }) = fin.last_mut() {
+        *orelse = after;
+    }
+}

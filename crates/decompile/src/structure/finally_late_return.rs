@@ -134,6 +134,9 @@ impl Structurer<'_> {
 /// Take `pair` (F's statements and the copied `return`) off the end of `stmts` and off the ends of
 /// the arms of a final `if` (at any depth).
 fn drop_tail_pairs(stmts: &mut Vec<Stmt>, pair: &[Stmt]) {
+    // (an `if` whose arm ends with the pair, laid out with the code after it as the way past
+    // the arm: that code is its `else:`, `legacy_fin_arms.rs`)
+    super::legacy_fin_arms::turn_leaving_arm(stmts, &|arm: &[Stmt]| arm.ends_with(pair));
     if stmts.ends_with(pair) {
         stmts.truncate(stmts.len() - pair.len());
         return;

@@ -25,19 +25,26 @@ fn is_reraise(s: &Stmt) -> bool {
 /// `else:` (recursively, for an `elif` chain). The arm keeps its RERAISE: the caller strips the
 /// copies at the ends of a final `if`'s arms.
 pub(super) fn if_elif_reraise_copies(fin: &mut Vec<Stmt>) {
-    let turn = |s: &Stmt| {
-        matches!(s, Stmt::If { body, orelse, .. }
-            if orelse.is_empty() && body.last().is_some_and(is_reraise))
-    };
-    let Some(i) = fin.iter().position(turn) else {
+    turn_leaving_arm(fin, &|arm: &[Stmt]| arm.last().is_some_and(is_reraise));
+}
+
+/// The first `if` of `stmts` with no `else:`, followed by code, whose arm `ends` (a copy of the
+/// code every way out of `stmts`'s end runs next: the handler's RERAISE, or 3.10's copy of a
+/// finally body and the `return` after the statement, `finally_late_return.rs`) takes the code
+/// after it as its `else:`, recursively; the arm keeps its end, for the caller to take off. The
+/// way past the arm runs that code and then comes out of `stmts`'s end into what the arm's copy
+/// stands for: the same paths, the same code (3.10 copies that small exit into the arm).
+pub(super) fn turn_leaving_arm(stmts: &mut Vec<Stmt>, ends: &dyn Fn(&[Stmt]) -> bool) {
+    let turn = |s: &Stmt| matches!(s, Stmt::If { body, orelse, .. } if orelse.is_empty() && ends(body));
+    let Some(i) = stmts.iter().position(turn) else {
         return;
     };
-    if i + 1 == fin.len() {
+    if i + 1 == stmts.len() {
         return;
     }
-    let mut after: Vec<Stmt> = fin.drain(i + 1..).collect();
-    if_elif_reraise_copies(&mut after);
-    if let Some(Stmt::If { orelse, .. }) = fin.last_mut() {
+    let mut after: Vec<Stmt> = stmts.drain(i + 1..).collect();
+    turn_leaving_arm(&mut after, ends);
+    if let Some(Stmt::If { orelse, .. }) = stmts.last_mut() {
         *orelse = after;
     }
 }

@@ -588,6 +588,13 @@ impl Structurer<'_> {
             return Ok(Some((out, next, carry)));
         }
         if left.len() != base.len() {
+            // (a `return v` through a finally body holding a try statement: the copy's
+            // statement runs with v waiting under it, `legacy_fin_arms::try_over_value`)
+            if let Some(carry) = super::legacy_fin_arms::try_over_value(&left, base) {
+                let (stmts, next) = self.legacy_try(h, s, &left, lp)?;
+                out.extend(stmts);
+                return Ok(Some((out, next, carry)));
+            }
             return Err(self.err("a try statement entered with values on the stack"));
         }
         let (stmts, next) = self.legacy_try(h, s, base, lp)?;
@@ -827,6 +834,9 @@ impl Structurer<'_> {
         if !raises {
             fin.pop();
             super::legacy_try_end::strip_reraise_copies(&mut fin);
+        } else if super::legacy_fin_arms::reraise_arm_before_raise(&fin) {
+            // (3.10: the arms before a final `raise` re-raise by the RERAISE copied there)
+            super::legacy_try_end::strip_reraise_copies(&mut fin);
         }
         // the copy on the normal path lies between the body and the handler
         let (rest, end) = match after {
@@ -840,9 +850,6 @@ impl Structurer<'_> {
         let mut rest = rest;
         if rest.first().is_some_and(|s| is_marker(s, POP_EXCEPT)) && is_unbind_any(&fin) {
             rest.remove(0);
-        }
-        if std::env::var("FRAMEJIT_DEBUG_FIN").is_ok() {
-            eprintln!("PRE FIN {:?}\nREST {:?}", fin, rest);
         }
         // the copy may run on into code after the statement (a return the compiler duplicated)
         let tail = match after {
@@ -861,9 +868,6 @@ impl Structurer<'_> {
         let end = end.filter(|_| !super::finally_exits::ends_by_leaving(&tail));
         // (3.10: the code after the statement copied after the copy, `finally_late_return.rs`)
         self.take_late_finally_returns(h, &mut body, &fin, &tail)?;
-        if std::env::var("FRAMEJIT_DEBUG_FIN").is_ok() {
-            eprintln!("FIN {:?}\nBODY {:?}\nTAIL {:?}", fin, body, tail);
-        }
         if !strip_finally_copies(&mut body, &fin) {
             return Err(self.err("an exit from a try body without the finally body's copy"));
         }

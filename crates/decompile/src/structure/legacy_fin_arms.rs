@@ -35,7 +35,8 @@ pub(super) fn if_elif_reraise_copies(fin: &mut Vec<Stmt>) {
 /// way past the arm runs that code and then comes out of `stmts`'s end into what the arm's copy
 /// stands for: the same paths, the same code (3.10 copies that small exit into the arm).
 pub(super) fn turn_leaving_arm(stmts: &mut Vec<Stmt>, ends: &dyn Fn(&[Stmt]) -> bool) {
-    let turn = |s: &Stmt| matches!(s, Stmt::If { body, orelse, .. } if orelse.is_empty() && ends(body));
+    let turn =
+        |s: &Stmt| matches!(s, Stmt::If { body, orelse, .. } if orelse.is_empty() && ends(body));
     let Some(i) = stmts.iter().position(turn) else {
         return;
     };
@@ -47,4 +48,35 @@ pub(super) fn turn_leaving_arm(stmts: &mut Vec<Stmt>, ends: &dyn Fn(&[Stmt]) -> 
     if let Some(Stmt::If { orelse, .. }) = stmts.last_mut() {
         *orelse = after;
     }
+}
+
+/// A try statement entered with `left` on the stack, more than the statement's `base`: where the
+/// one value more is a computed value (a `return v` whose v waits while the finally body's copy
+/// runs), the values the statement carries over (that one).
+pub(super) fn try_over_value(
+    left: &[crate::exprs::Val],
+    base: &[crate::exprs::Val],
+) -> Option<Vec<crate::exprs::Val>> {
+    if left.len() != base.len() + 1 || left[..base.len()] != *base {
+        return None;
+    }
+    use crate::ast::Expr;
+    use crate::exprs::Val;
+    match left.last() {
+        // (not one of the structurer's markers: an iterator, an exception's values)
+        Some(Val::Expr(Expr::Name { id, .. })) if id.starts_with('\0') => None,
+        Some(v @ Val::Expr(_)) => Some(vec![v.clone()]),
+        _ => None,
+    }
+}
+
+/// A handler body `fin` ending with a `raise` (its RERAISE dead), where an `if` with no `else:`
+/// before it has an arm ending with the RERAISE copy: 3.10 copies the RERAISE there all the same,
+/// and the way past the arm is the code down to that `raise` (its `else:`).
+pub(super) fn reraise_arm_before_raise(fin: &[Stmt]) -> bool {
+    matches!(fin.last(), Some(Stmt::Raise { exc: Some(_), .. }))
+        && fin.iter().any(|s| {
+            matches!(s, Stmt::If { body, orelse, .. }
+                if orelse.is_empty() && body.last().is_some_and(is_reraise))
+        })
 }

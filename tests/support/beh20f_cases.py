@@ -158,6 +158,54 @@ def inner(xs):
 def run(xs):
     return inner(xs), xs
 ''',
+    # ≤3.9: `break` out of a try body whose normal way out is the jump back to the loop's header
+    "try_in_loop_break_and_return": '''
+def run(xs):
+    it = iter(xs)
+    log = []
+    while True:
+        try:
+            x = next(it)
+            if x == 0:
+                return "zero", log
+            if x > 4:
+                break
+            log.append(10 // (x - 2))
+        except ZeroDivisionError:
+            return "two", log
+        except StopIteration:
+            return "end", log
+    log.append("after")
+    return log
+''',
+    "try_in_while_cond_break": '''
+def run(xs):
+    log = []
+    i = 0
+    while i < len(xs):
+        i += 1
+        try:
+            if xs[i - 1] == 9:
+                break
+            log.append(10 // xs[i - 1])
+        except ZeroDivisionError:
+            log.append("zd")
+    return log, i
+''',
+    "try_in_for_break": '''
+def run(xs):
+    log = []
+    for x in xs:
+        try:
+            if x == 4:
+                break
+            log.append(10 // x)
+        except ZeroDivisionError:
+            return "zd", log
+    else:
+        log.append("else")
+    return log
+''',
 }
 
 

@@ -100,8 +100,11 @@ impl Structurer<'_> {
         let (Some(lg), Some(&(h, _)), Some(ctx)) = (&self.legacy, self.try_body.last(), lp) else {
             return false;
         };
+        // (or where its normal way out is elsewhere, the jump back to the header at the end of
+        // the loop's body: the loop's exit is then reached from the body only by a `break`,
+        // which leaves the range by its POP_BLOCK first)
         self.code.version <= framejit_bytecode::PyVersion::V3_9
             && ctx.exit == Some(b)
-            && matches!(lg.exits.last(), Some(&(lh, None)) if lh == h)
+            && matches!(lg.exits.last(), Some(&(lh, n)) if lh == h && n != Some(b))
     }
 }

@@ -22,6 +22,7 @@ ALL = {
     "try_in_loop_break_and_return",
     "try_in_while_cond_break",
     "try_in_for_break",
+    "while_true_try_break_small_tail",
 }
 
 # refused, and why (none of them a guess):
@@ -30,15 +31,15 @@ ALL = {
 #   statement"; 3.11+: the handler is not structured yet)
 # - named_clause_arm_returns (3.10): returns computed before and after the clause's cleanup in one
 #   body, the returned value not a plain local; (3.13, 3.14): a marker left over
-# - try_in_loop_break_and_return (3.10): `while True:` whose only way out is a try body's `break`,
-#   the code after the loop copied into it (no exit block of its own); (3.14) a block would come
-#   out twice (another helper's version)
+# - while_true_try_break_small_tail (3.10): `while True:` whose only way out is a try body's
+#   `break`, the code after the loop copied into it (no exit block of its own);
+#   try_in_loop_break_and_return (3.14): a block would come out twice (another helper's version)
 # - return_through_finally_try (3.11+), finally_elif_chain_raises (3.12+): not read yet on 3.11+
 #   (another helper's versions)
 REFUSED = {
     9: {"return_name_rebound_in_finally_try"},
     10: {"named_clause_arm_returns", "return_name_rebound_in_finally_try",
-         "try_in_loop_break_and_return"},
+         "while_true_try_break_small_tail"},
     11: {"return_through_finally_try", "return_name_rebound_in_finally_try"},
     12: {"return_through_finally_try", "return_name_rebound_in_finally_try",
          "finally_elif_chain_raises"},
@@ -48,8 +49,14 @@ REFUSED = {
          "finally_elif_chain_raises", "named_clause_arm_returns", "try_in_loop_break_and_return"},
 }
 
-# the same behaviour, other instructions: 3.10 and 3.14 `try_in_for_break` (on main too)
-OTHER_CODE = {10: {"try_in_for_break"}, 14: {"try_in_for_break"}}
+# the same behaviour, other instructions: 3.10 and 3.14 `try_in_for_break` (on main too);
+# 3.12 / 3.13 `while_true_try_break_small_tail` (the loop's copied exit read otherwise)
+OTHER_CODE = {
+    10: {"try_in_for_break"},
+    12: {"while_true_try_break_small_tail"},
+    13: {"while_true_try_break_small_tail"},
+    14: {"try_in_for_break"},
+}
 
 
 @pytest.fixture(scope="module", params=[9, 10, 11, 12, 13, 14])

@@ -206,6 +206,22 @@ def run(xs):
         log.append("else")
     return log
 ''',
+    # `while True:` left by a try body's `break`, the code after the loop small (3.10 copies it
+    # into the `break`: no exit block of its own, refused there)
+    "while_true_try_break_small_tail": '''
+def run(xs):
+    it = iter(xs)
+    while True:
+        try:
+            x = next(it)
+            if x == 0:
+                return "zero"
+            if x > 4:
+                break
+        except StopIteration:
+            return "end"
+    return len(xs)
+''',
 }
 
 

@@ -588,6 +588,13 @@ impl Structurer<'_> {
             return Ok(Some((out, next, carry)));
         }
         if left.len() != base.len() {
+            // (a `return v` through a finally body holding a try statement: the copy's
+            // statement runs with v waiting under it, `legacy_fin_arms::try_over_value`)
+            if let Some(carry) = super::legacy_fin_arms::try_over_value(&left, base) {
+                let (stmts, next) = self.legacy_try(h, s, &left, lp)?;
+                out.extend(stmts);
+                return Ok(Some((out, next, carry)));
+            }
             return Err(self.err("a try statement entered with values on the stack"));
         }
         let (stmts, next) = self.legacy_try(h, s, base, lp)?;
@@ -826,6 +833,9 @@ impl Structurer<'_> {
         }
         if !raises {
             fin.pop();
+            super::legacy_try_end::strip_reraise_copies(&mut fin);
+        } else if super::legacy_fin_arms::reraise_arm_before_raise(&fin) {
+            // (3.10: the arms before a final `raise` re-raise by the RERAISE copied there)
             super::legacy_try_end::strip_reraise_copies(&mut fin);
         }
         // the copy on the normal path lies between the body and the handler

@@ -46,10 +46,12 @@ mod jumped_break;
 mod late_exit;
 mod legacy_async;
 mod legacy_copy_flow;
+mod legacy_fin_arms;
 mod legacy_join;
 mod legacy_latch;
 mod legacy_layout;
 mod legacy_loop_exits;
+mod legacy_try_break;
 mod legacy_try_end;
 mod legacy_while_exit;
 mod legacy_with_break;
@@ -1549,6 +1551,7 @@ impl<'a> Structurer<'a> {
                         && carry.is_empty()
                         && !self.legacy_exit_path(b)
                         && !self.legacy_break_from_body(b, lp)
+                        && !self.legacy_try_break_copy(b, lp)
                 } else {
                     let covered = self.covered_by(b, h);
                     let top_level = self.try_depth.last() == Some(&self.nesting);
@@ -1661,6 +1664,14 @@ impl<'a> Structurer<'a> {
                     break;
                 }
                 if Some(b) == ctx.exit || self.threaded_break(b, ctx) {
+                    out.push(Stmt::Break);
+                    break;
+                }
+                // (3.10: a try body's `break`, the copy after its POP_BLOCK, `legacy_try_break.rs`)
+                if carry.is_empty() && self.legacy_try_break_copy(b, lp) {
+                    if std::mem::replace(&mut self.emitted[b], true) {
+                        return Err(self.err("a block would come out twice"));
+                    }
                     out.push(Stmt::Break);
                     break;
                 }

@@ -84,6 +84,12 @@ fn strip_arm(arm: &mut Vec<Stmt>, exit: &Stmt, needs_body: bool) -> bool {
             None => false,
         };
     };
+    // (the way out also copied into the ends of the statement before it, whose way on is that
+    // copy: ≤3.10 `POP_BLOCK; RETURN_VALUE` ends a try body there; those ends fall through to it
+    // once taken off, and the arm to the way out after the copy)
+    if let Some(last) = arm.last_mut() {
+        strip_ends(last, exit);
+    }
     if took && needs_body && arm.is_empty() {
         arm.push(Stmt::Pass);
     }

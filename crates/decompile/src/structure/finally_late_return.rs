@@ -123,7 +123,7 @@ impl Structurer<'_> {
         if early > 0 && !local {
             return Err(self.err(MIXED));
         }
-        drop_tail_pairs(body, &pair);
+        drop_tail_pairs(body, &pair, early == 0);
         if contains_pair(body, &pair) && (!local || named) {
             return Err(self.err(MIXED));
         }
@@ -133,15 +133,22 @@ impl Structurer<'_> {
 
 /// Take `pair` (F's statements and the copied `return`) off the end of `stmts` and off the ends of
 /// the arms of a final `if` (at any depth).
-fn drop_tail_pairs(stmts: &mut Vec<Stmt>, pair: &[Stmt]) {
+/// `turn`: every such return of the body is a copied exit (none computes its value before the
+/// copy), so an `if` whose arm ends with the pair, laid out with the code after it as the way past
+/// the arm, has that code as its `else:` (`legacy_fin_arms.rs`); where a `return v` of the body
+/// may read the same, the arm keeps it.
+fn drop_tail_pairs(stmts: &mut Vec<Stmt>, pair: &[Stmt], turn: bool) {
+    if turn {
+        super::legacy_fin_arms::turn_leaving_arm(stmts, &|arm: &[Stmt]| arm.ends_with(pair));
+    }
     if stmts.ends_with(pair) {
         stmts.truncate(stmts.len() - pair.len());
         return;
     }
     match stmts.last_mut() {
         Some(Stmt::If { body, orelse, .. }) => {
-            drop_tail_pairs(body, pair);
-            drop_tail_pairs(orelse, pair);
+            drop_tail_pairs(body, pair, turn);
+            drop_tail_pairs(orelse, pair, turn);
             if body.is_empty() {
                 body.push(Stmt::Pass);
             }
@@ -155,12 +162,12 @@ fn drop_tail_pairs(stmts: &mut Vec<Stmt>, pair: &[Stmt]) {
             finalbody,
         }) if finalbody.is_empty() => {
             if orelse.is_empty() {
-                drop_tail_pairs(body, pair);
+                drop_tail_pairs(body, pair, turn);
             } else {
-                drop_tail_pairs(orelse, pair);
+                drop_tail_pairs(orelse, pair, turn);
             }
             for h in handlers.iter_mut() {
-                drop_tail_pairs(&mut h.body, pair);
+                drop_tail_pairs(&mut h.body, pair, turn);
                 if h.body.is_empty() {
                     h.body.push(Stmt::Pass);
                 }

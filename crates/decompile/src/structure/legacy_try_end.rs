@@ -152,8 +152,11 @@ fn is_reraise(s: &crate::ast::Stmt) -> bool {
 /// Also where `fin` ends with a try/finally (finally body F) whose body ends with an `if`: the
 /// RERAISE is copied after F's normal-path copy at the ends of that `if`'s arms (each arm leaves
 /// the inner body, runs F, re-raises), the same code as the arm going on out of the inner try.
-pub(super) fn strip_reraise_copies(fin: &mut [crate::ast::Stmt]) {
+/// An `if` whose arm ends with the RERAISE copy, before the end of the handler: also the same
+/// code as an `if` whose `else:` is the code after it (`if_elif_reraise_copies`).
+pub(super) fn strip_reraise_copies(fin: &mut Vec<crate::ast::Stmt>) {
     use crate::ast::Stmt;
+    super::legacy_fin_arms::if_elif_reraise_copies(fin);
     if let Some(Stmt::Try {
         body,
         handlers,

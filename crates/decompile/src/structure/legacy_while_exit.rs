@@ -95,13 +95,26 @@ impl Structurer<'_> {
     /// ≤3.9: is `b`, reached inside the body of the innermost try statement, the exit of the
     /// loop `lp` where that body never completes (no normal way out: see
     /// [`Self::legacy_while_break_after_pop_block`])? Getting there is a `break`, not the end of
-    /// the body.
+    /// the body. ≤3.10: the same where the body's normal way out is another block (the jump back
+    /// to the header that ends the loop's body): the loop's exit is reached from the body only by
+    /// a `break`, which leaves the range by its own POP_BLOCK (a `return` or `continue` goes
+    /// elsewhere, and the body's end goes on after the try statement, inside the loop).
     pub(super) fn legacy_break_from_body(&self, b: usize, lp: Option<&super::LoopCtx>) -> bool {
         let (Some(lg), Some(&(h, _)), Some(ctx)) = (&self.legacy, self.try_body.last(), lp) else {
             return false;
         };
-        self.code.version <= framejit_bytecode::PyVersion::V3_9
-            && ctx.exit == Some(b)
-            && matches!(lg.exits.last(), Some(&(lh, None)) if lh == h)
+        // (or where its normal way out is elsewhere, the jump back to the header at the end of
+        // the loop's body: the loop's exit is then reached from the body only by a `break`,
+        // which leaves the range by its POP_BLOCK first)
+        // (3.10 lays the loop out the same way: there only that second kind)
+        let v = self.code.version;
+        ctx.exit == Some(b)
+            && match lg.exits.last() {
+                Some(&(lh, None)) => lh == h && v <= framejit_bytecode::PyVersion::V3_9,
+                Some(&(lh, Some(n))) => {
+                    lh == h && n != b && v <= framejit_bytecode::PyVersion::V3_10
+                }
+                None => false,
+            }
     }
 }

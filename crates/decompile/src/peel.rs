@@ -157,3 +157,116 @@ pub fn peel_loop_entry(bc: &Bytecode, offsets: &[u32]) -> Option<(Bytecode, Vec<
     }
     Some((out, offs))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use framejit_bytecode::linetable::Location;
+    use framejit_bytecode::{Instr, PyVersion, TryBegin};
+
+    enum Op {
+        I(&'static str, u32),
+        J(&'static str, u32),
+        L(u32),
+    }
+    use Op::{I, J, L};
+
+    fn code(ops: &[Op]) -> Bytecode {
+        let mut bc = Bytecode::new(PyVersion::V3_11, 1);
+        let t = bc.table();
+        for op in ops {
+            let item = match *op {
+                I(n, a) => Item::Instr(Instr::new(
+                    t.by_name(n).expect(n),
+                    Arg::Raw(a),
+                    Location::default(),
+                )),
+                J(n, l) => Item::Instr(Instr::new(
+                    t.by_name(n).expect(n),
+                    Arg::Jump(Label(l)),
+                    Location::default(),
+                )),
+                L(l) => Item::Label(Label(l)),
+            };
+            if let Item::Label(l) = item {
+                bc.reserve_label(l);
+            }
+            bc.items.push(item);
+        }
+        bc
+    }
+
+    /// The resume-function shape: a prologue with two iterators jumping to the inner loop's latch.
+    fn nested(prologue_target: u32) -> Vec<Op> {
+        vec![
+            I("LOAD_FAST", 0),
+            I("LOAD_FAST", 1),
+            J("JUMP_FORWARD", prologue_target),
+            I("GET_ITER", 0),
+            L(1),
+            J("FOR_ITER", 5),
+            I("STORE_FAST", 2),
+            I("LOAD_FAST", 3),
+            I("GET_ITER", 0),
+            L(2),
+            J("FOR_ITER", 4),
+            I("STORE_FAST", 4),
+            L(3),
+            J("JUMP_BACKWARD", 2),
+            L(4),
+            J("JUMP_BACKWARD", 1),
+            L(5),
+            I("LOAD_CONST", 0),
+            I("RETURN_VALUE", 0),
+        ]
+    }
+
+    #[test]
+    fn entry_into_the_inner_latch_gets_a_copy_of_the_outer_loop() {
+        let bc = code(&nested(3));
+        let offsets: Vec<u32> = (0..bc.items.len() as u32).collect();
+        let (out, offs) = peel_loop_entry(&bc, &offsets).expect("peeled");
+        assert_eq!(offs.len(), out.items.len());
+        // the original items stay, the copy (header labels left out) follows them
+        let n = bc.items.len();
+        assert_eq!(out.items.len(), n + 11);
+        assert_eq!(out.items[3..n], bc.items[3..n]);
+        // the prologue goes straight to the copy's inner header (the copied latch only jumps)
+        let Item::Instr(entry) = out.items[2] else {
+            panic!("entry")
+        };
+        let target = entry.target().expect("a jump");
+        let at = out.items.iter().position(|i| *i == Item::Label(target));
+        assert!(at.is_some_and(|a| a > n), "{target:?} at {at:?}");
+        assert!(
+            matches!(out.items[at.unwrap_or(0) + 1], Item::Instr(i) if i.op.name == "FOR_ITER")
+        );
+        // the copy's jump back to the outer header goes to the original header
+        let Some(Item::Instr(last)) = out.items.last() else {
+            panic!("last")
+        };
+        assert_eq!(last.op.name, "JUMP_BACKWARD");
+        assert_eq!(last.target(), Some(Label(1)));
+    }
+
+    #[test]
+    fn entry_at_a_header_or_under_a_range_is_left_alone() {
+        // (a jump to the outer loop's header is a proper entry)
+        let bc = code(&nested(1));
+        let offsets: Vec<u32> = (0..bc.items.len() as u32).collect();
+        assert!(peel_loop_entry(&bc, &offsets).is_none());
+        // (the loop inside an exception range: a copy at the end would leave it)
+        let mut bc = code(&nested(3));
+        bc.items.insert(
+            3,
+            Item::TryBegin(TryBegin {
+                handler: Label(5),
+                depth: 0,
+                lasti: false,
+            }),
+        );
+        bc.items.insert(17, Item::TryEnd);
+        let offsets: Vec<u32> = (0..bc.items.len() as u32).collect();
+        assert!(peel_loop_entry(&bc, &offsets).is_none());
+    }
+}
